@@ -273,11 +273,11 @@ def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_control_then
     rows = LaneRows(cmp, lanes, [10, 10], lanes[0], control=lanes[0], busy=0.0)
     with using_language('en'):
         assert dp.lanes_answer(rows) == (
-            'Worked answer: together vs the baseline: faster (7.1% less time). The baseline ran 1.79x as fast as one '
-            'core (the control). Two one-core lanes take at least half its time: together saves at most '
+            'Worked answer: together vs the baseline: faster (7.1% less time). The baseline ran 1.79x as fast as the '
+            "control; two one-core lanes take at least half the control's time, saving at most "
             '1 − 1.79/2 = 11%. Together 0.104 s, the longer lane alone 0.110 s: faster (5.5% less time).')
         rows.cmp['d'] = Measurement('d', [0.13] * 3)  # together slower than the longer lane alone: the number says
-        assert dp.lanes_answer(rows).endswith('0.110 s: slower (18% more time): the lanes slowed each other.')
+        assert dp.lanes_answer(rows).endswith('0.110 s: slower (18% more time).')  # what was measured, no cause
         rows.control = None  # a GPU first lane: no control row, no control sentence
         assert 'control' not in dp.lanes_answer(rows) and dp.lanes_answer(rows).count('. ') == 1
         rows.busy = 0.9
@@ -329,11 +329,14 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
                                           'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
         assert dp.small_ops_answer(small) == (  # the rule's verdicts; the baseline's second core tested by the control
-            'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs baseline: one thread, whole CPU (2 cores) '
-            '20.0 ms: faster (50% less time). Baseline vs one core (20.1 ms): no clear difference (medians within '
-            '5%): its second core added nothing. One torch.bmm, 4.00 ms, vs the baseline: faster (5.0x as fast).')
+            'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs control: 1 core 20.1 ms: faster (50% less '
+            'time). Baseline (20.0 ms) vs one core: no clear difference (medians within 5%): its second core added '
+            'nothing. One torch.bmm, 4.00 ms, vs the baseline: faster (5.0x as fast).')  # two lanes vs the control
         small.times['one_core'] = Times.from_times([0.04] * 3, 'e')  # the second core gained: no such clause
-        assert 'Baseline vs one core (40.0 ms): faster (50% less time). One' in dp.small_ops_answer(small)
+        assert 'Baseline (20.0 ms) vs one core: faster (50% less time). One' in dp.small_ops_answer(small)
+        small.times['one_core'] = Times.from_times([0.01] * 3, 'e')  # slower than one core: what the control tests
+        assert 'vs one core: slower (100% more time): splitting each product cost more than it saved.' in (
+            dp.small_ops_answer(small))
         small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
         assert dp.small_ops_answer(small).startswith('Worked answer: two lanes vs the baseline: cannot measure')
         gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
@@ -387,7 +390,7 @@ def test_the_recording_draws_and_says_its_verdicts():
             "1466/1440 = 0.508 s; the CPU saves at most 1.8%, under 5%.")
         fig = recorded_figure(rec, 0.6, 0.52)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
-        assert labels[0].endswith(': 1440 products') and labels[2].startswith('computed: the two alone'), labels
+        assert labels[0].endswith(': 1440 products') and labels[2] == 'both lanes together', labels  # no sum row
         assert labels[-1] == 'baseline: GPU 0 (NVIDIA H200)\n1440 + 26 products', labels
         # hatched: the baseline at the GPU's pace and together at the longer job; a diamond each for the guesses
         bars = sorted(round(b.get_width(), 3) for b in fig.axes[0].patches if b.get_hatch())
@@ -395,16 +398,17 @@ def test_the_recording_draws_and_says_its_verdicts():
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert 'medians within 5%:\nno clear difference by the rule' in legend
-        assert fig.axes[0].get_xlim()[1] < 0.9 and 'a repeat beyond the axis' in legend  # the sum (0.915 s) clipped
+        assert 'medians within 5%:\nno clear difference' in legend and fig.axes[0].get_xlim()[1] < 0.9
+        sums = [round(b.get_width(), 3) for b in fig.axes[1].patches]  # the sum, together, the baseline: a full axis
+        assert sums == [0.915, 0.504, 0.508] and fig.axes[1].get_xlim()[0] == 0 < 0.915 < fig.axes[1].get_xlim()[1]
         from matplotlib.collections import PolyCollection  # the band's edges: where the rule's 5% half flips
         xs = [c.get_paths()[0].vertices[:, 0] for c in fig.axes[0].collections if isinstance(c, PolyCollection)]
         (lo, hi), b = (min(xs[-1]), max(xs[-1])), rec.parallel[0].baseline.median  # drawn last, over the boxes
         assert [within_share(x, b) for x in (lo * .999, lo * 1.001, hi * .999, hi * 1.001)] == [
             False, True, True, False]
         assert 'grey box: middle half of the repeats' in legend
-        assert fig.axes[1].get_xlim() == pytest.approx([v * 1e3 for v in fig.axes[0].get_xlim()])
-        assert fig.axes[1].get_xlabel() == fig.axes[0].get_xlabel() == 'time (s)'
+        assert fig.axes[2].get_xlim() == pytest.approx([v * 1e3 for v in fig.axes[0].get_xlim()])
+        assert fig.axes[2].get_xlabel() == fig.axes[0].get_xlabel() == 'time (s)'
     assert recorded_figure(None) is None and recorded_answer(None) == recorded_lines(None) == recorded_alone(None)
 
 

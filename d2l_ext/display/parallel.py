@@ -48,14 +48,14 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products: bool = False):
-    """Every repeat of each lane alone, their sum, together and the baseline where timed; `predicted` hatched (else
-    result.expected), `guess` a diamond (together's or {'together': .., 'baseline': ..}); `products`: rows count."""
+def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products=False, sum_row=True):
+    """Every repeat of each lane alone, their sum (`sum_row`), together and the baseline where timed; `predicted`
+    hatched (else result.expected), `guess` a diamond (together's or {'together': .., 'baseline': ..})."""
     counts = getattr(result, 'iters', None) if products else None
     names = [style.plot_text('parallel.timeline_row', lane=_plot_label(lane), iters=k) if counts else
              _plot_label(lane) for lane, k in zip(result.lanes, counts or result.lanes)]
-    names += [variant_name('parallel', 'serial_sum'), variant_name('parallel', 'together')]
-    values = [m.repeated() for m in result.lane_times] + [serial(result).repeated(), result.together.repeated()]
+    names += [variant_name('parallel', 'serial_sum')] * sum_row + [variant_name('parallel', 'together')]
+    values = [m.repeated() for m in (*result.lane_times, *[serial(result)] * sum_row, result.together)]
     rows = {'together': names[-1]}
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
@@ -75,9 +75,18 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
 def plot_book_slides():
     """The book's point from d2l's slides (parallel.BOOK_SLIDES, one timing each): GPU1, GPU2, their sum, together."""
     from ..parallel import BOOK_SLIDES as s
-    both, added = 'GPU1 & GPU2', style.plot_text('parallel.book_sum')
-    return plot_repeats({'GPU1': [s['GPU1']], 'GPU2': [s['GPU2']], added: [s['GPU1'] + s['GPU2']], both: [s[both]]},
-                        predicted={both: max(s['GPU1'], s['GPU2'])}, title=style.plot_text('parallel.book_title'))
+    return plot_bars({'GPU1': s['GPU1'], 'GPU2': s['GPU2'], style.plot_text('parallel.book_sum'): s['GPU1'] + s[
+        'GPU2'], style.plot_text('parallel.book_both'): s['GPU1 & GPU2']}, style.plot_text('parallel.book_title'), 4)
+
+
+def plot_bars(values: dict, title=None, digits: int = 3, ax=None):
+    """One number a row (a timing, or a median) as a bar from zero on a full axis, its value at its end (seconds)."""
+    _, ax = (None, ax) if ax else style.figure(height=1.4 + 0.55 * len(values))
+    ax.bar_label(ax.barh(list(values), list(values.values()), height=0.5, color=style.color('measured'), alpha=0.6),
+                 [verdict.num(v, 's', digits) for v in values.values()], padding=4)
+    ax.set(ylim=(len(values) - 0.5, -0.5), xlim=(0, 1.2 * max(values.values())), xlabel=style.plot_text(
+        'style.time_axis', unit=style.unit_text('s')))
+    return ax.set_title(title or '', loc='left').figure
 
 
 def alone_line(rows) -> str:
@@ -111,10 +120,9 @@ def lanes_answer(rows) -> str:
     unit, slow = verdict.unit_for(*(x.median for x in m)), max(m[:len(rows.lanes)], key=lambda x: x.median)
     r = rows.control and m[5].median / m[4].median  # the baseline's speed over the control's: saves <= 1 - r/2
     control = r and t('parallel.answer.control', x=verdict.num(r, 'x'), r=f'{r:.2f}', most=f'{max(0, 100-50*r):.0f}%')
-    slowed = t('parallel.answer.slowed') if verdict.compare(m[3], slow) == 'slower' else ''  # the number beside it
     return verdict.answer(t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4])), control or '', t(
         'parallel.answer.lanes', both=verdict.num(m[3].median, unit), slow=verdict.num(slow.median, unit),
-        by=verdict.by(m[3], slow), slowed=slowed))
+        by=verdict.by(m[3], slow)))  # what was measured: no cause without its control
 
 
 def plot_variants(result, ax=None, title=None, halves: bool = True):
@@ -172,16 +180,18 @@ def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (f
 
 
 def small_ops_answer(r) -> str:
-    """Exercise 2's answer by the rule: two lanes (GPU: streams), bmm vs the baseline; on a CPU, its control."""
+    """Exercise 2's answer by the rule: two lanes (GPU: streams) vs the control (CPU) or the baseline; bmm vs it."""
     (a, b, _), ts = _pair(r), r.times
-    named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
+    c = 'one_core' if 'one_core' in ts else b  # the fair comparison: two one-core lanes against one core
+    named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in {a, c}}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
-    said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=verdict.by(ts[a], ts[b])),
+    said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[c], mb=ms[c], by=verdict.by(ts[a], ts[c])),
             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
-    if 'one_core' in ts:  # the second core's gain, tested by its control
-        said.insert(1, t('parallel.small.control', b=ms[b], c=ms['one_core'], by=verdict.by(ts[b], ts['one_core']),
-                         unused=t('parallel.small.unused') if verdict.compare(ts[b], ts['one_core']) == 'same' else ''))
+    if c != b:  # the second core's gain, tested by its control: what it cost where it lost
+        why = {'same': 'unused', 'slower': 'split'}.get(verdict.compare(ts[b], ts[c]))
+        said.insert(1, t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts[c]),
+                         why=t(f'parallel.small.{why}') if why else ''))
     return verdict.answer(*([gone] if gone else said))
 
 

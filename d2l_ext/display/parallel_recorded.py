@@ -1,15 +1,14 @@
 """13.3.0 and 13.3.1's recorded GPU run: its lanes alone, its figure and its one verdict line, its worked answers."""
 from __future__ import annotations
 
-from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-from ..i18n import t, tight
+from ..i18n import t
 from ..lanes import Lane
-from ..results import MIN_SHARE, quartiles
+from ..results import MIN_SHARE
 from . import style, verdict
 from .lane_timeline import plot_timeline
-from .parallel import plot_parallel, plot_variants, serial
+from .parallel import plot_bars, plot_parallel, plot_variants, serial, variant_name
 
 
 def _when(rec) -> dict:
@@ -35,33 +34,23 @@ def recorded_figure(rec, guess=None, baseline=None, max_bars: int = 200):
         return None
     if said := recorded_lines(rec, guess, baseline):
         print(said)
-    p, (fig, axes) = rec.parallel[0], style.figure(nrows=2, height=8.0)
+    p, (fig, axes) = rec.parallel[0], style.figure(nrows=3, height=10.0)
+    axes[0].get_gridspec().set_height_ratios([5, 2.2, 3.5])
     plot_parallel(p, ax=axes[0], guess=_guesses(guess, baseline), predicted=_predicted(p), products=True,
-                  title=style.plot_text('parallel.recorded_title', size=p.size, repeats=len(p.together.times),
-                                        **_when(rec)))
-    rows = (*p.lane_times, p.together, p.baseline)  # not the sum (row 2): its repeats are arrowheads at the edge
-    edge = 1.15 * max(v for v in [*(x for m in rows for x in m.repeated()), *_predicted(p).values(),
-                                  *_guesses(guess, baseline).values()] if v)
-    if far := [v for v in serial(p).repeated() if v > edge]:  # so it cannot squeeze the comparison to a sliver
-        axes[0].set_xlim(0, edge * 1.02)
-        axes[0].scatter([edge] * len(far), [1.7 + 0.3 * i / max(1, len(far) - 1) for i in range(len(far))], s=60,
-                        marker='>', color=style.color('measured'), zorder=3)
-        axes[0].annotate(tight(f"{style.plot_text('style.median')} {verdict.num(serial(p).median)}"), (edge, 1.85),
-                         xytext=(-8, 0), textcoords='offset points', ha='right', va='center')
-        axes[0].barh(1.85, edge * 1.02, height=0.46, color=style.color('measured'), alpha=0.5, zorder=1)  # its bar,
-        axes[0].text(0.3 * edge, 1.85, '//', ha='center', va='center', fontsize=16, backgroundcolor='white')  # broken
+                  sum_row=False, title=style.plot_text('parallel.recorded_title', size=p.size,
+                                                       repeats=len(p.together.times), **_when(rec)))
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
-    axes[0].fill_betweenx([2.55, 4.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
-    legend, shown = axes[0].get_legend(), max(b - a for a, b in map(quartiles, rows)) > 0.01 * edge  # a box shows
-    kept = {**{x.get_text(): h for h, x in zip(legend.legend_handles, legend.texts)
-               if shown or x.get_text() != style.plot_text('style.grey_box')},
-            **({style.plot_text('style.beyond'): Line2D([], [], ls='', marker='>', color=style.color('measured'))}
-               if far else {}), style.plot_text('parallel.within_5'): Patch(**band)}
+    axes[0].fill_betweenx([1.55, 3.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
+    kept = {**dict(zip(map(lambda x: x.get_text(), (lg := axes[0].get_legend()).texts), lg.legend_handles)),
+            style.plot_text('parallel.within_5'): Patch(**band)}  # the sum: its own panel below
     axes[0].legend(kept.values(), kept, ncol=2, loc='upper center', bbox_to_anchor=(0.5, -0.2))  # beside: squeezed
-    plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
+    names = variant_name('parallel', 'serial_sum'), variant_name('parallel', 'together'), t('parallel.name.baseline')
+    plot_bars({f'{name}\n{style.plot_text("style.median")}': m.median for name, m in zip(names, (serial(p), p.together,
+                                                                                         p.baseline))}, ax=axes[1])
+    plot_timeline(rec.timelines[0], ax=axes[2], max_bars=max_bars)
     scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
-    axes[1].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())
-    axes[1].xaxis.set_major_formatter(lambda v, pos: axes[0].xaxis.get_major_formatter()(v / scale, pos))
+    axes[2].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())
+    axes[2].xaxis.set_major_formatter(lambda v, pos: axes[0].xaxis.get_major_formatter()(v / scale, pos))
     return fig
 
 

@@ -31,8 +31,7 @@ def __getattr__(name: str):
 
 def parallel(framework: str = 'torch', size=None, iters=None, repeats: int = 5, lanes=None,
              progress=None, lesson: bool = False, baseline: bool = False) -> ParallelResult:
-    """Each lane alone and all together, e.g. `parallel('torch', size=800, iters=10)`; `baseline`: one device doing
-    every job too (13.3.0, 13.3.1)."""
+    """Each lane alone and all together, e.g. `parallel('torch', iters=10)`; `baseline`: one device doing every job."""
     return dispatch(measure_parallel, framework, lanes, progress=progress, size=size, iters=iters, repeats=repeats,
                     lesson=lesson, baseline=baseline)
 

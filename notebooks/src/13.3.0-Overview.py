@@ -24,7 +24,7 @@
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs. 13.3.0 shows a recorded H200 run; later lessons also measure on your machine.
+# The book shows both with two GPUs. Here: a recorded H200 run; later lessons also measure on your machine.
 #
 # | notebook | what you will see |
 # |---|---|
@@ -48,7 +48,7 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项工作在两个计算资源（两个设备，或两半 CPU 核心）上同时运行，与一个设备完成两项工作相比；两半 CPU 核心上的小乘法（练习 2）；计时前后要同步哪些设备 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项任务在两个计算资源（两个设备，或各占一半核心的两个 CPU 计算资源）上同时运行，与一个设备完成两项任务相比；练习 2 中的小乘法；计时前后要同步哪些设备 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
@@ -70,7 +70,7 @@ print(machine_line(mxnet=False))
 #
 # The GPU and the CPU (less one core, which feeds the GPU) are each a *lane*: hardware that can run work beside
 # other work. Each ran a job of independent matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the
-# book's work per product). Each job's count makes it take at most about 0.5 s alone (printed). The **baseline** is the
+# book's work per product). Each job takes at most about 0.5 s alone (printed). The **baseline** is the
 # GPU alone doing both jobs' products.
 
 # %% [markdown] lang="zh"
@@ -101,7 +101,7 @@ print(recorded_alone(rec))
 # Write both, in seconds: the baseline into `my_guess_baseline`, together into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的重复）互不重叠；中位数之差至少是较大中位数的5%。
+# 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的测量值）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
 #
 # **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
@@ -118,13 +118,13 @@ recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your
 
 # %% [markdown]
 # The hatched bars are the model's: the baseline at the GPU's pace for every product, and running together at the
-# longer job's time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Below, on the same axis,
-# together's median run shows when each lane was busy.
+# longer job's time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Middle, on a full axis:
+# the two alone, added, beside both ways. Bottom: when each lane was busy in together's median run.
 
 # %% [markdown] lang="zh"
 # 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的执行时间$\max(t_1, t_2)$，
-# 即相互独立的硬件上的情形。菱形是你的猜测。下方用同一条时间轴画出“同时运行”中执行时间为中位数的那次运行，
-# 显示两者各自何时在忙。
+# 即相互独立的硬件上的情形。菱形是你的猜测。中间的图从零画起，把两者单独执行时间之和与这两种方式并列。
+# 最下方画出“同时运行”中执行时间为中位数的那次运行里两者各自何时在忙。
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录中的数字得出
@@ -138,8 +138,8 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## Pitfalls
 #
-# - **Comparing only with the two alone, added**: on separate hardware running together beats that sum even when it is
-#   no faster than the baseline.
+# - **Comparing only with the two alone, added** (middle panel): together beats that sum even when no faster than the
+#   baseline.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
@@ -151,5 +151,5 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## 易错点
 #
-# - **只与两者单独执行时间之和比较**：在相互独立的硬件上，即使同时运行不比基线快，它也比这个和快。
+# - **只与两者单独执行时间之和比较**（中间的图）：同时运行总比这个和快，即使它不比基线快。
 # - **只看一个数字**：一次运行看不出波动；要看每次测量。

@@ -89,7 +89,7 @@ print(f'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products o
 # Warm up, then the book's timings. `d2l_ext.Benchmark` keeps the book's idiom but waits for every device used.
 
 # %% [markdown] lang="zh"
-# 先预热两个计算资源，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
+# 先预热，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
 # 都会等待这些计算资源用到的每个设备完成。
 
 # %% tags=["nbval-ignore-output"]
@@ -110,10 +110,13 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one timing', lanes[1:]):
 
 # %% [markdown] lang="zh"
 # 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行。
-# CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 计算资源上，第二个要等第一个算完才开始。
+# CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 上，第二个要等第一个算完才开始。
 # 这几个单元格都只计时一次；下面的图把每一行重复5次。
 
 # %% tags=["nbval-ignore-output"]
+run(x_gpu1, K[0]), run(x_gpu2, K[1])  # warm-up, in turn as timed  #zh: 预热，顺序与计时时相同
+d2l_ext.wait_for_lanes(lanes)
+
 with d2l_ext.Benchmark('one thread, both runs in turn, one timing', lanes):
     run(x_gpu1, K[0])
     run(x_gpu2, K[1])
@@ -146,7 +149,7 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown] lang="zh"
 # ## 两个计算资源同时运行
 #
-# 一个线程就能让多个 GPU 都忙起来，却不能让两半 CPU 核心同时运行：每个 CPU 计算资源需要自己的 Python 线程，
+# 一个线程就能让多个 GPU 都忙起来，却不能让各占一半核心的两个 CPU 计算资源同时运行：它们各需要自己的 Python 线程，
 # 由它调用 `torch.set_num_threads(lane.threads)`。
 
 # %% [markdown]
@@ -165,14 +168,14 @@ plot_recorded_sync(rec) if rec else None
 # %% [markdown] lang="zh"
 # ### 动手实现：`run_together`
 #
-# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让各个计算资源同时运行；等每个计算资源
-# 都完成后，再按顺序返回结果。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
+# 编写 `run_together(lanes, works)`：在 `lanes[i]` 上运行 `works[i]()`，让它们同时运行；等全部
+# 完成后，再按顺序返回结果。计算资源有 `.kind`（`'cpu'` 或 `'gpu'`）、`.threads` 和 `.index` 属性；可以直接使用
 # `ThreadPoolExecutor`、`threading` 和 `torch`。检查会在单独的进程中，用这台机器的计算资源运行你的函数
 # （没有 GPU 时，GPU 分支在模拟的 GPU 上运行）：
 #
 # - 能否运行，结果是否与 float64 相符；
 # - 每个 CPU 计算资源的工作是否用 `.threads` 个线程；
-# - 返回时每个计算资源是否都已完成；
+# - 返回时是否全部完成；
 # - 两者是否真的同时在忙：执行时间较短的那个，至少一半时间与另一个重叠（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
@@ -210,10 +213,10 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # ## 先预测，再测量
 #
 # 图中的各行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
-# 在 CPU 计算资源上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个核心完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
-# 核对每个结果，并输出每个计算资源单独运行的中位数。
+# 在 CPU 上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个核心完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
+# 核对每个结果，并输出各自单独运行的中位数。
 #
-# 用两半 CPU 核心时，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
+# 在 CPU 上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
 # 基线与对照（一个核心）相比，可见第二个核心带来多少收益。
 # 书中代码在两个 GPU 上的运行结果（来自 d2l 自己的幻灯片）：
 
@@ -236,11 +239,11 @@ rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeat
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# Will running together beat the baseline? Write your time for together, in seconds, into `my_guess`. The figure's
+# How long will the two lanes take together? Write it, in seconds, into `my_guess`. The figure's
 # hatched bar is the model's: together takes the longer lane's median, $\max(t_1, t_2)$, as on separate hardware.
 
 # %% [markdown] lang="zh"
-# 同时运行会比基线快吗？把你对同时运行的预测（秒）写进 `my_guess`。
+# 两项任务同时运行要多久？把你的预测（秒）写进 `my_guess`。
 # 图中的斜线条形是模型预测：同时运行取两个中位数中较长的那个，即相互独立的硬件上的$\max(t_1, t_2)$。
 
 # %%
@@ -322,7 +325,7 @@ print(small_ops_baseline(small))  # what you predict from  #zh: 你做预测所�
 # together take, in ms? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 如果基线充分利用了整个设备，两个计算资源的执行时间就与它相同（模型）。同时运行要多少毫秒？把你的猜测写进 `my_guess`。
+# 如果基线充分利用了整个设备，同时运行的执行时间就与它相同（模型）。同时运行要多少毫秒？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two lanes together, in ms  #zh: 两个计算资源同时运行的执行时间（毫秒）
@@ -355,9 +358,9 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 # ## 小结
 #
 # * 在相互独立的设备上，两个计算资源同时运行的执行时间为$\max(t_1, t_2)$。
-#   两半 CPU 核心同时运行，至多省下基线执行时间的$1 - r/2$（$r$：基线比一个核心快的倍数）。
+#   在 CPU 上，两者同时运行至多省下基线执行时间的$1 - r/2$（$r$：基线比一个核心快的倍数）。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
-# * 用每个计算资源实测的执行时间做预测，再看每次测量。
+# * 用各自实测的执行时间做预测，再看每次测量。
 #
 # ## 易错点
 #
