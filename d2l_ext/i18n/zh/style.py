@@ -12,7 +12,7 @@ MESSAGES = {
     'style.beyond': '超出坐标轴的一次重复',
     'style.measured': '每次重复',
     'style.median': '中位数',
-    'style.grey_box': '灰色方框：中间50%的重复',
+    'style.grey_box': '灰色方框：中间50%的测量值',
     'style.critical_path': '关键路径',
     'style.role.lane': '计算资源 {number}',
     'style.role.gpu': 'GPU',
