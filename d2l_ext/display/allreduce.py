@@ -116,10 +116,14 @@ def _kept(r, vid: str) -> list[str]:
 
 
 def flat_answer(r, my_guess=None) -> str:
-    """Exercise 2's answer by the one rule, here: its control's line (the cause only if told apart), then (b) against
-    (a) with the guess."""
+    """Exercise 2's answer by the one rule, here: its control's line (the cause only if told apart), what the model's
+    fewer calls save against (a) - (b) measured, then (b) against (a) with the guess."""
+    n, (a, b) = len(r.prediction.tensor_bytes) - 1, (r.version(v).median * MS for v in ('serial', 'flat'))
+    gap = verdict.printed_gap(a, b)
+    calls = t('allreduce.answer.calls', n=n, saved=verdict.num(n * r.prediction.per_call, 'ms'),
+              gap=t('verdict.unit.ms', value=gap))
     flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
-    return verdict.lines(_line(*_kept(r, 'flat')), verdict.answer(*flat, _guess(my_guess)))
+    return verdict.lines(_line(*_kept(r, 'flat')), calls, verdict.answer(*flat, _guess(my_guess)))
 
 
 def _guess(g) -> str:  # 'Your guess: 12.5.' or 'Your guess: slower.' under a worked answer; '' without one
@@ -199,6 +203,16 @@ def draw_step_timeline(result, version_id: str, ax=None):
     fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': _plot(
         'allreduce.lane.copy'), 'allreduce': _plot('allreduce.lane.waiting')})
     (ax := ax or fig.axes[0]).set_xlabel(_plot('allreduce.plot.from_backward', axis=ax.get_xlabel()))
+    return fig
+
+
+def step_timelines(result, ids):
+    """One profiled step of each version in `ids`, one panel each, on one time axis."""
+    fig, axes = style.figure(nrows=len(ids), height=4 * len(ids))
+    for ax, vid in zip(axes, ids):
+        draw_step_timeline(result, vid, ax=ax)
+    for ax in axes:
+        ax.set_xlim(0, max(a.get_xlim()[1] for a in axes))
     return fig
 
 

@@ -39,7 +39,6 @@ import d2l_ext
 from d2l_ext.allreduce import loss_of, recording, run_allreduce, world_sizes
 from d2l_ext.display import allreduce as show
 from d2l_ext.display import allreduce_recorded as recorded
-from d2l_ext.display import style
 
 d2l_ext.set_language('en')
 # 2 gloo processes (the fewest), one CPU core each  #zh: 2 个 gloo 进程（最少的进程数），每个进程一个 CPU 核心
@@ -68,7 +67,7 @@ print(show.machine_text(BACKEND, WORLD))
 # 最后一层的梯度最先算出，所以它的全归约与前面各层的反向传播同时进行。DDP 与（c）相同，只是按桶发送：
 # DDP（1 MiB）在桶装满 1 MiB 时发送。
 #
-# 上图最上面一行是不做全归约的训练迭代，即下限。
+# 下图最上面一行是不做全归约的训练迭代，即下限。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -207,30 +206,28 @@ print(show.ingredients_text(result))
 #
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
 # least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
-# The formula omits the copies and what (c) adds to backward. Here each process has one core, so backward and gloo's
-# all-reduce take turns on it: expect little of the hiding that the 16-core recording above pictures. Write into
-# `my_guess` (c)'s step (ms); into `my_guess_backward`, by the one rule, backward in (c) against (a); into
-# `my_guess_flat`, (b), one call, against (a).
+# The formula omits the copies and assumes backward unchanged, yet in the recording above backward took longer in (c)
+# than in (a) even with 16 cores. Here each process has one core. Write into `my_guess_c` (c)'s step (ms); into
+# `my_guess_backward`, by the one rule, backward in (c) against (a); into `my_guess_flat`, (b), one call, against (a).
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代加上不能被反向传播隐藏的全归约。
 # 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约比反向传播还长，隐藏不了的就更多。
-# 代价模型没有计入复制，也没有计入（c）让反向传播增加的执行时间。本机每个进程只有一个核心，
-# 反向传播和 gloo 的全归约轮流使用它：上面 16 核主机的记录结果所显示的隐藏，在这里预计所剩无几。
-# 把（c）的训练迭代执行时间（毫秒）写进 `my_guess`；按同一规则，把（c）与（a）中反向传播的比较写进
+# 代价模型没有计入复制，并假设反向传播的执行时间不变；而在上面 16 核主机的记录结果中，（c）的反向传播也比（a）的长。
+# 本机每个进程只有一个核心。把（c）的训练迭代执行时间（毫秒）写进 `my_guess_c`；按同一规则，把（c）与（a）中反向传播的比较写进
 # `my_guess_backward`，把只调用一次的（b）与（a）的比较写进 `my_guess_flat`。
 
 # %%
-my_guess = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代执行时间
+my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代执行时间
 my_guess_backward = None  # backward in (c) against (a): 'faster', 'slower' or 'no clear difference'  #zh: （c）与（a）中的反向传播相比：'更快'、'更慢'或'没有明显差别'
 my_guess_flat = None  # (b) against (a): 'faster', 'slower' or 'no clear difference'  #zh: （b）与（a）相比：'更快'、'更慢'或'没有明显差别'
 
 # %% [markdown]
 # ## Measure
 #
-# The picture's top two panels, here, plus (b), the formula (hatched) and your guess (a diamond).
+# The recording's top two panels, measured here, plus (b); hatched bars are the model, the diamond your guess.
 # **(b), buffer kept**, (b)'s control, makes its buffer once: it tests the cost of building it every step. The lower
 # panel times backward in the profiled steps of (c) and of (a), its control.
 
@@ -238,12 +235,12 @@ my_guess_flat = None  # (b) against (a): 'faster', 'slower' or 'no clear differe
 # ## 实测
 #
 # 与记录结果的上图、中图同类，多了（b）和代价模型（斜线条形），菱形是你的猜测。
-# **（b）复用缓冲区**是（b）的对照：缓冲区只建一次，检验的是每次迭代新建缓冲区的代价。
+# **对照：（b）复用缓冲区**只建一次缓冲区，检验的是每次迭代新建缓冲区的代价。
 # 下图是性能分析器记录的那几次迭代中（c）和它的对照（a）的反向传播执行时间。
 
 # %% tags=["nbval-ignore-output"]
-print(show.paid_line(result, my_guess))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
-display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  # below: backward in (a), the control, and (c)  #zh: 下图：对照（a）和（c）中的反向传播
+print(show.paid_line(result, my_guess_c))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
+display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess_c))  # below: backward in (a), the control, and (c)  #zh: 下图：对照（a）和（c）中的反向传播
 
 # %% [markdown]
 # ## One step, process by process
@@ -256,12 +253,7 @@ display(show.plot_steps(result, backward=['serial', 'hooks'], guess=my_guess))  
 # 先画（c）、再画（a）中性能分析器记录的那次迭代（不是计时的那几次），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
-fig, axes = style.figure(nrows=2, height=8)
-for ax, vid in zip(axes, ['hooks', 'serial']):  # (c), then (a)  #zh: 先（c），再（a）
-    show.draw_step_timeline(result, vid, ax=ax)
-for ax in axes:  # one time axis  #zh: 共用一条时间轴
-    ax.set_xlim(0, max(a.get_xlim()[1] for a in axes))
-display(fig)
+display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on one time axis  #zh: 先（c），再（a），共用一条时间轴
 
 # %% [markdown]
 # ## Exercises
@@ -292,36 +284,36 @@ print(show.flat_answer(result, my_guess_flat))  # (b) against its control, then 
 # %% [markdown]
 # 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. Smaller buckets send during
 #    backward, as (c) does. How long is DDP 1 MiB's step here, against DDP 25 MiB's? Write your guess (ms) into
-#    `my_guess`. Below DDP 1 MiB: (d) at 1 MiB and its control, (d), buffers kept (made once, as DDP's).
+#    `my_guess_ddp`. Under DDP 1 MiB: (d) at 1 MiB and its control, whose buffers are made once, as DDP's.
 
 # %% [markdown] lang="zh"
 # 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。
 #    小桶像（c）一样在反向传播期间发送。本机 DDP（1 MiB）的训练迭代执行时间是多少，与 DDP（25 MiB）相比呢？
-#    把你的猜测（毫秒）写进 `my_guess`。DDP（1 MiB）下面画的是 1 MiB 的（d）和它的对照
-#    （d）复用桶缓冲区（缓冲区只建一次，和 DDP 一样）。
+#    把你的猜测（毫秒）写进 `my_guess_ddp`。图中 DDP（1 MiB）下面是 1 MiB 的（d）及其对照；
+#    对照的缓冲区和 DDP 的一样只建一次。
 
 # %%
-my_guess = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 MiB）的训练迭代执行时间
+my_guess_ddp = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 MiB）的训练迭代执行时间
 
 # %% tags=["nbval-ignore-output"]
 display(show.bucket_table(result, there))  # calls per step, then medians here and recorded  #zh: 每次迭代的调用次数，然后是本机和记录结果的中位数
 print(show.layer_note(result))  # why a small bucket holds one layer  #zh: 为什么小桶只装一层
 ids = ['serial'] + [v.id for v in result.ddp_versions()]
 ids[ids.index('ddp-1') + 1:ids.index('ddp-1') + 1] = ['buckets', 'buckets_kept']  # (d) and its control, 1 MiB buckets, below DDP 1 MiB  #zh: （d）和它的对照用 1 MiB 的桶，画在 DDP（1 MiB）下面
-display(show.plot_steps(result, ids=ids, guess=my_guess, guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
+display(show.plot_steps(result, ids=ids, guess=my_guess_ddp, guess_on='ddp-1'))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.buckets_answer(result, there, my_guess))  # the recording, (d), then DDP 1 MiB against one bucket here  #zh: 记录结果、（d），最后是本机 DDP（1 MiB）与一个桶的比较
+print(show.buckets_answer(result, there, my_guess_ddp))  # the recording, (d), then DDP 1 MiB against one bucket here  #zh: 记录结果、（d），最后是本机 DDP（1 MiB）与一个桶的比较
 
 # %% [markdown]
 # 4. Below, a collapsed (c) forgets to divide by the number of processes. Guess the relative error the check prints
-#    in `my_guess`, then run the cell after it.
+#    in `my_guess_error`, then run the cell after it.
 
 # %% [markdown] lang="zh"
-# 4. 下面折叠起来的（c）忘记了除以进程数。把你对检查打印的相对误差的猜测写进 `my_guess`，然后运行它后面的单元格。
+# 4. 下面折叠起来的（c）忘记了除以进程数。把你对检查打印的相对误差的猜测写进 `my_guess_error`，然后运行它后面的单元格。
 
 # %%
-my_guess = None  # the relative error the check prints  #zh: 检查打印的相对误差
+my_guess_error = None  # the relative error the check prints  #zh: 检查打印的相对误差
 
 # %% jupyter={"source_hidden": true}
 def hooks_without_average(model, X, y, optimizer):
@@ -355,7 +347,7 @@ def run_without_average():
 wrong = run_without_average()  # kept for the answer below  #zh: 留给下面的参考答案
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.sum_answer(wrong, WORLD, my_guess))  # the check's error beside your guess  #zh: 检查打印的误差和你的猜测
+print(show.sum_answer(wrong, WORLD, my_guess_error))  # the check's error beside your guess  #zh: 检查打印的误差和你的猜测
 
 # %% [markdown]
 # ## Remember

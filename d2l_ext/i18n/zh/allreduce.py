@@ -2,7 +2,7 @@
 MESSAGES = {
     'allreduce.version.backward': '不做全归约的训练迭代', 'allreduce.version.allreduce': '只做全归约',
     'allreduce.version.serial': '（a）先反向传播再全归约', 'allreduce.version.flat': '（b）展平',
-    'allreduce.version.kept': '（b）复用缓冲区', 'allreduce.plot.back_in': '（{k}）中的反向传播',
+    'allreduce.version.kept': '对照：（b）复用缓冲区', 'allreduce.plot.back_in': '（{k}）中的反向传播',
     'allreduce.version.hooks': '（c）在钩子中全归约', 'allreduce.version.buckets': '（d）分桶（{mb:g} MiB）',
     'allreduce.version.ddp': 'DDP（{mb:g} MiB）', 'allreduce.version.one_bucket': 'DDP（{mb:g} MiB，一个桶）',
     'allreduce.lane.compute': '计算（反向传播 {ms:.0f} 毫秒）', 'allreduce.lane.allreduce': '全归约',
@@ -36,7 +36,7 @@ MESSAGES = {
     'allreduce.plot.step_ms': '训练迭代执行时间（毫秒，最慢的进程）',
     'allreduce.plot.timeline_after': '{label}，性能分析器记录的那次迭代：\n每个全归约都在反向传播结束后才开始',
     'allreduce.plot.timeline_during': '{label}，性能分析器记录的那次迭代：\n第一个全归约开始时，反向传播还要{ms}才结束',
-    'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）', 'allreduce.plot.formula': '代价模型',
+    'allreduce.plot.lead': '{ms:.0f} 毫秒（进程 {rank}）', 'allreduce.plot.formula': '代价模型（反向传播不变）',
     'allreduce.recorded.none': '这份 d2l_ext 没有附带 16 核主机上的记录结果',
     'allreduce.recorded.title': '记录结果：{n} 个进程（每个进程一个计算线程），一台 {cores} 核主机，{date}',
     'allreduce.lane.waits': '全归约（反向传播先结束，在等待）', 'allreduce.table.version': '版本',
@@ -52,5 +52,6 @@ MESSAGES = {
     'allreduce.there': '在{cores}核主机上', 'allreduce.answer.over': '；{grew}，比差距还大', 'allreduce.sep_list': '、',
     'allreduce.answer.guess': '你的猜测：{guess}。',
     'allreduce.table.note': '一个 {w}×{w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
-    'allreduce.version.buckets_kept': '（d）复用桶缓冲区',
+    'allreduce.answer.calls': '代价模型省下 {n} 次调用 × α = {saved}；本机（a）−（b）= {gap}。',
+    'allreduce.version.buckets_kept': '对照：（d）复用桶缓冲区',
 }
