@@ -11,6 +11,7 @@ from .tables import html, text
 
 VARIANTS = ('baseline', 'control', 'one_thread', 'two_threads', 'one_lane', 'two_streams', 'one_core')  # .variant.<v>
 ANSWERS = ('no', 'mxnet_unclear', 'yes')  # exercise 1's answer about MXNet: parallel.answer.<answer>
+WHYS = ('unused', 'split')  # exercise 2: why the baseline lost to one core, parallel.small.<why>
 
 
 def variant_name(area: str, key: str, fields: dict | None = None) -> str:
