@@ -129,14 +129,14 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. Predict little or no gain here: the
-# other time (copies, joins, sum, update) can outweigh a half. In the GPU recording below, the CPU's half alone
-# outlasts the GPU's whole step.
+# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. Splitting pays only if the other time
+# (copies, joins, sum, update) is shorter than the shorter half; exercise 2's table measures both. In the GPU
+# recording below, the CPU's half alone outlasts the GPU's whole step.
 #
 # The step is timed three ways, each checked against float64:
 #
-# * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline (the best one
-#   device did), for the verdict and the timeline;
+# * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline, for the
+#   verdict and the timeline;
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
 
@@ -145,13 +145,13 @@ show.draw_graph(graph)
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假设有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。预计在这台机器上拆分收益很小或没有：
-# 其他时间（复制、汇合、求和、更新）可能比半个小批量还长。在下面的 GPU 记录中，CPU 上的半个小批量单独就比
+# 书中的图12.3.1 假设有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。只有其他时间（复制、汇合、求和、
+# 更新）短于两半中较短的一半，拆分才划算；练习2的表格测量了这两项。在下面的 GPU 记录中，CPU 上的半个小批量单独就比
 # GPU 上的整次训练迭代还长。
 #
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
-# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程；较快的一行是基线（一个设备的最好结果），结论和时间线都用它；
+# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程；较快的一行是基线，结论和时间线都用它；
 # * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
 
