@@ -81,14 +81,14 @@ def measured_answer(comparison, predicted: dict) -> str:
     m, est, way, r = comparison.measurements, predicted['overlapped'], _word('overlapped'), control_r(comparison)
     (run, copy), (over, ctrl) = (m[k].median for k in ('run', 'copy')), (m[k] for k in ('overlapped', 'beside_copies'))
     floor, point = est > (run + copy * (1 - r)) * 1.0001, Times('estimate', [est])  # 1 repeat
-    vs = verdict.compare(over, point)
     first = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
               sum=f'{verdict.sig(run * 1e3)} + {verdict.sig(copy * 1e3)} × (1 − {r:.2f})')
-    pace = vs != 'same' and verdict.compare(over, ctrl) == 'same' and t(
+    pace = (vs := verdict.compare(over, point)) != 'same' and verdict.compare(over, ctrl) == 'same' and t(
         'communication.plain', line=verdict.line(way, over, t('communication.control'), ctrl, 'ms'))
+    vs_est = verdict.line(way, over, t('communication.the_estimate'), point, 'ms').replace(  # one number: no box
+        t('verdict.same_why', why=t('verdict.why_overlap')), t('verdict.same'))
     return verdict.lines(first, pace, verdict.answer(t(
-        'communication.plain' if vs == 'same' else 'communication.missed',
-        line=verdict.line(way, over, t('communication.the_estimate'), point, 'ms'))))
+        'communication.plain' if vs == 'same' else 'communication.missed', line=vs_est)))
 
 
 def _sum(row) -> Times:

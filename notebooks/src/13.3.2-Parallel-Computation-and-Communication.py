@@ -222,9 +222,9 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure
 #
-# Without a GPU there is no copy engine. The copy thread has its own core but shares memory bandwidth, so here
-# run_and_copy may hide all, some or none of the copy time. The H200 recording above is the picture. The control row:
-# the same products while a thread copies nonstop. Hatched:
+# Without a GPU there is no copy engine; the copy thread has a core of its own. On 2 CPU cores the result varies from
+# run to run: the H200 recording above is the picture. The control row: the same products, timed while a thread copies
+# nonstop. Hatched:
 #
 # * run then copy: products alone + copies alone; the control: products alone;
 # * run_and_copy: $t_\text{run} + (1 - r) \, t_\text{copy}$ (medians), $r = t_\text{run} / t_\text{ctrl}$ (1 where the
@@ -236,8 +236,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 没有 GPU 时没有复制引擎。复制线程独占一个核心，但与乘法共用内存带宽，所以在这里，边计算边复制可能隐藏全部、部分或
-# 完全不隐藏复制时间。重叠的样子见上面 H200 的记录。对照行：另一个线程不停地复制时同样的乘法。斜线条形是预测：
+# 没有 GPU 时没有复制引擎，复制线程独占一个核心。在两个 CPU 核心上，每次运行的结果都不同；重叠的样子见上面 H200 的
+# 记录。对照行：另一个线程不停地复制时，同样乘法的执行时间。斜线条形是预测：
 #
 # * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
 # * 边计算边复制：$t_\text{计算} + (1 - r) \, t_\text{复制}$（中位数），$r = t_\text{计算} / t_\text{对照}$
@@ -400,8 +400,8 @@ print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: t
 #   products alone + copies alone.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Time the products beside the copies too (the control row), not only alone: on a CPU the copy thread shares
-#   memory bandwidth with them.
+# * Time the products beside the copies too (the control row), not only alone: it measures whether a copy thread
+#   slows them.
 #
 # ## Pitfalls
 #
@@ -413,7 +413,7 @@ print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: t
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的执行时间等于只做乘法与只做
 #   复制之和。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制时间。
-# * 除了单独计时，还要在复制的同时对乘法计时（对照行）：在 CPU 上，复制线程与乘法共用内存带宽。
+# * 除了单独计时，还要在复制的同时对乘法计时（对照行）：它测量复制线程是否让乘法变慢。
 #
 # ## 易错点
 #
