@@ -328,10 +328,10 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
                                           'batched': Times.from_times([0.004] * 3, 'c'),
                                           'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
-        assert dp.small_ops_answer(small) == (  # the rule's verdicts; the baseline's second core tested by the control
-            'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs control: 1 core 20.1 ms: faster (50% less '
-            'time). Baseline (20.0 ms) vs one core: no clear difference (medians within 5%): its second core added '
-            'nothing. One torch.bmm, 4.00 ms, vs the baseline: faster (5.0x as fast).')  # two lanes vs the control
+        assert dp.small_ops_answer(small) == (  # the question first: two lanes vs the baseline; then its control
+            'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs baseline: one thread, whole CPU (2 cores) '
+            '20.0 ms: faster (50% less time). Baseline (20.0 ms) vs one core: no clear difference (medians within 5%). '
+            'One torch.bmm, 4.00 ms, vs the baseline: faster (5.0x as fast).')  # no cause where the rule saw none
         small.times['one_core'] = Times.from_times([0.04] * 3, 'e')  # the second core gained: no such clause
         assert 'Baseline (20.0 ms) vs one core: faster (50% less time). One' in dp.small_ops_answer(small)
         small.times['one_core'] = Times.from_times([0.01] * 3, 'e')  # slower than one core: what the control tests

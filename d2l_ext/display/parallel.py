@@ -11,7 +11,6 @@ from .tables import html, text
 
 VARIANTS = ('baseline', 'control', 'one_thread', 'two_threads', 'one_lane', 'two_streams', 'one_core')  # .variant.<v>
 ANSWERS = ('no', 'mxnet_unclear', 'yes')  # exercise 1's answer about MXNet: parallel.answer.<answer>
-WHYS = ('unused', 'split')  # exercise 2: why the baseline lost to one core, parallel.small.<why>
 
 
 def variant_name(area: str, key: str, fields: dict | None = None) -> str:
@@ -181,18 +180,18 @@ def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (f
 
 
 def small_ops_answer(r) -> str:
-    """Exercise 2's answer by the rule: two lanes (GPU: streams) vs the control (CPU) or the baseline; bmm vs it."""
+    """Exercise 2's answer by the rule: two lanes (GPU: streams) vs the baseline; on a CPU the baseline vs its one-core
+    control (what its second core gained); bmm vs the baseline."""
     (a, b, _), ts = _pair(r), r.times
-    c = 'one_core' if 'one_core' in ts else b  # the fair comparison: two one-core lanes against one core
-    named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in {a, c}}
+    named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
-    said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[c], mb=ms[c], by=verdict.by(ts[a], ts[c])),
+    said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=verdict.by(ts[a], ts[b])),
             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
-    if c != b:  # the second core's gain, tested by its control: what it cost where it lost
-        why = {'same': 'unused', 'slower': 'split'}.get(verdict.compare(ts[b], ts[c]))
-        said.insert(1, t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts[c]),
-                         why=t(f'parallel.small.{why}') if why else ''))
+    if 'one_core' in ts:  # the second core's gain, tested by its control: what it cost where it lost
+        split = verdict.compare(ts[b], ts['one_core']) == 'slower'
+        said.insert(1, t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts['one_core']),
+                         why=t('parallel.small.split') if split else ''))
     return verdict.answer(*([gone] if gone else said))
 
 

@@ -203,21 +203,21 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 #
 # The rows: each lane alone, one after the other, together, and the **baseline**: one device doing both jobs. On CPU
 # lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its job on one core. The
-# next cell measures every row, interleaved, 5 repeats each.
+# cell after the slides measures every row, interleaved, 5 repeats each.
 #
 # On CPU lanes together runs two products at once, one core each, while the baseline runs each product on both cores:
-# expect little or no gain here. Against the control (one core), the baseline shows what the second core gains.
+# expect little or no gain here. The control (one core) shows what the baseline's second core gains.
 # The book's cells on two GPUs, from d2l's own slides:
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
 # 图中的各行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
-# 在 CPU 上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个核心完成基线的任务。下一个单元格交替测量每一行，每行重复5次，
-# 核对每个结果，并输出各自单独运行的中位数。
+# 在 CPU 上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个核心完成基线的任务。幻灯片之后的单元格交替测量每一行，
+# 每行重复5次，核对每个结果，并输出各自单独运行的中位数。
 #
 # 在 CPU 上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
-# 基线与对照（一个核心）相比，可见第二个核心带来多少收益。
+# 对照（一个核心）显示基线的第二个核心带来多少收益。
 # 书中代码在两个 GPU 上的运行结果（来自 d2l 自己的幻灯片）：
 
 # %% tags=["nbval-ignore-output"]

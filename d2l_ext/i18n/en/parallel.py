@@ -72,7 +72,6 @@ MESSAGES = {
     'parallel.lane_alone': '{lane}, {iters} products {time}',
     'parallel.small.line': '{a} {ma} vs {b} {mb}: {by}.',
     'parallel.small.control': 'Baseline ({b}) vs one core: {by}{why}.',
-    'parallel.small.unused': ': its second core added nothing',
     'parallel.small.split': ': splitting each product cost more than it saved',
     'parallel.small.bmm': 'One torch.bmm, {bmm}, vs the baseline: {by}.',
     'parallel.within_5': 'medians within 5%:\nno clear difference',

@@ -72,7 +72,6 @@ MESSAGES = {
     'parallel.lane_alone': '{lane}，{iters} 次乘法，{time}',
     'parallel.small.line': '{a}，执行时间{ma}；{b}，执行时间{mb}：{by}。',
     'parallel.small.control': '基线（{b}）与一个核心相比：{by}{why}。',
-    'parallel.small.unused': '：第二个核心没有带来收益',
     'parallel.small.split': '：把每个乘法分给两个线程，花费多于节省',
     'parallel.small.bmm': '一次 torch.bmm，执行时间{bmm}，与基线相比：{by}。',
     'parallel.within_5': '中位数相差不到5%：\n没有明显差别',
