@@ -61,21 +61,25 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
     assert [x for x, _ in diamond] == [pytest.approx(90.0)]
 
 
-def test_exercise_1_reads_backward_in_c_against_a_by_the_rule_and_names_a_share_of_the_miss_only_where_it_parts():
+def test_exercise_1_reads_backward_in_c_against_a_and_the_share_of_the_miss_against_the_model_s_own_backward():
     here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
     assert show.miss_answer(here) == "Worked answer: Here, (c)'s median 130 ms − formula 106 ms = 24 ms. " \
-        'Backward in (c) 65.0 ms vs backward in (a) 70.0 ms: faster (7.1% less time); -5.0 ms, none of the gap.'
-    assert show.miss_answer(there).endswith('slower (10% more time); +5.0 ms, 36% of the gap; the rest is not '
-                                            'measured here.')
+        'Backward in (c) 65.0 ms vs backward in (a) 70.0 ms: faster (7.1% less time); +15.0 ms vs step without ' \
+        'all-reduce, 62% of the gap; the rest unmeasured.'  # the share against the backward the formula assumed
+    assert show.miss_answer(there).endswith('slower (10% more time); +5.0 ms vs step without all-reduce, 36% of the '
+                                            'gap; the rest unmeasured.')
     over = fake(slow=0.09, hooks=0.12)  # backward grew 40 ms, the gap is 120 - 106 = 14 ms
-    assert show.miss_answer(over).endswith('; +40.0 ms, more than the gap.')  # not 'all of it'
+    assert show.miss_answer(over).endswith('; +40.0 ms vs step without all-reduce, exceeding the gap.')
+    assert show.miss_answer(fake(slow=0.045)).endswith('; −5.0 ms vs step without all-reduce, none of the gap.')
     close = fake(slow=0.051)  # 51 vs 50 ms: no clear difference, so no share of the gap
     assert show.miss_answer(close, 'slower').endswith('backward in (a) 50.0 ms: no clear difference (medians within '
                                                       '5%). Your guess: slower.')
     with using_language('zh'):
         assert show.miss_answer(here) == '参考答案：本机，（c）的实测中位数130毫秒减去代价模型的106毫秒，差24毫秒。' \
-            '（c）中的反向传播65.0毫秒，（a）中的反向传播70.0毫秒：更快（执行时间少7.1%）；-5.0毫秒，不能解释差距。'
-        assert show.miss_answer(there).endswith('；+5.0毫秒，占差距的36%，其余部分未测量。')
+            '（c）中的反向传播65.0毫秒，（a）中的反向传播70.0毫秒：更快（执行时间少7.1%）；' \
+            '与不做全归约的训练迭代中的反向传播相比+15.0毫秒，占差距的62%，其余部分未测量。'
+        assert show.flat_answer(fake()).splitlines()[1] == '代价模型：少11次调用 × α = 9.36毫秒；本机（b）−（a）= ' \
+            '−5毫秒。'
 
 
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
@@ -99,7 +103,7 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
 def test_the_flat_answer_reads_its_control_then_b_against_a_naming_the_cause_only_where_the_rule_parts_them():
     assert show.flat_answer(fake(), 'slower') == 'Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more ' \
         "time). (b)'s torch.cat and ÷n make 48 MiB of new tensors a step; its control, none.\n" \
-        'Model: 11 calls × α = 9.36 ms saved; here, (a) − (b) = 5 ms.\n' \
+        'Model: 11 fewer calls × α = 9.36 ms; here (b) − (a) = −5 ms.\n' \
         'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear difference (medians within 5%). ' \
         'Your guess: slower.'  # one precision a line; the answer last
     close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms

@@ -13,6 +13,8 @@ LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the meas
 LETTER = {vid: k for k, vid in LETTERS.items()}
 control = {'flat': 'kept', 'buckets': 'buckets_kept'}  # (b)'s and (d)'s: the buffers made once
 MS = 1e3
+STEP_IDS = ('hooks', 'serial', 'backward')  # exercise 1: (c), (a) and the model's own backward
+signed = lambda text: text.replace('-', '−') if text.startswith('-') else '+' + text  # noqa: E731 '+12.0', '−3.0'
 _plot = style.plot_text  # a figure's words; zh '（a）' full-width, as in the prose
 
 
@@ -82,17 +84,18 @@ def _line(*sentences) -> str:  # sentences on one printed line, joined as the la
 
 
 def miss_answer(r, my_guess=None) -> str:
-    """Exercise 1's answer, here: (c)'s median - formula, backward in (c) against (a) by the one rule, and the share
-    of the gap backward's growth explains only where the rule parts the two backwards."""
-    v, model, (c, a) = r.version('hooks'), r.predicted('hooks')['step'], (_spans(r, x) for x in ('hooks', 'serial'))
-    gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, a.median * MS)
+    """Exercise 1's answer, here: (c)'s median - formula, backward in (c) against (a) by the one rule, and the gap's
+    share explained by backward's growth over the model's own (step without all-reduce), if the rule parts them."""
+    v, model, (c, a, base) = r.version('hooks'), r.predicted('hooks')['step'], map(_spans, [r] * 3, STEP_IDS)
+    gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, base.median * MS)
     g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
     back = verdict.line(*(x for k, m in (('c', c), ('a', a)) for x in (t('allreduce.plot.back_in', k=k), m)), 'ms')
-    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}", grew='+' * (w >= 0) + ms(
-        grew), share=verdict.num(w / g if g > 0 else 0, '%')) if verdict.compare(c, a) != 'same' else ''
+    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}", grew=ms(signed(grew)),
+             share=verdict.num(w / g if g > 0 else 0, '%'), base=t('allreduce.version.backward'))
     return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), gap=ms(gap),
                             median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'),
-                            back=back[:1].upper() + back[1:] + part), _guess(my_guess))
+                            back=back[:1].upper() + back[1:] + part * (verdict.compare(c, base) != 'same')),
+                          _guess(my_guess))
 
 
 def buckets_answer(here, there=None, my_guess=None) -> str:
@@ -116,12 +119,10 @@ def _kept(r, vid: str) -> list[str]:
 
 
 def flat_answer(r, my_guess=None) -> str:
-    """Exercise 2's answer by the one rule, here: its control's line (the cause only if told apart), what the model's
-    fewer calls save against (a) - (b) measured, then (b) against (a) with the guess."""
+    """Exercise 2's answer by the one rule: its control's line, the model's saving beside (b) - (a), then (b) vs (a)."""
     n, (a, b) = len(r.prediction.tensor_bytes) - 1, (r.version(v).median * MS for v in ('serial', 'flat'))
-    gap = verdict.printed_gap(a, b)
     calls = t('allreduce.answer.calls', n=n, saved=verdict.num(n * r.prediction.per_call, 'ms'),
-              gap=t('verdict.unit.ms', value=gap))
+              gap=t('verdict.unit.ms', value=signed(verdict.printed_gap(b, a))))
     flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
     return verdict.lines(_line(*_kept(r, 'flat')), calls, verdict.answer(*flat, _guess(my_guess)))
 
@@ -131,8 +132,7 @@ def _guess(g) -> str:  # 'Your guess: 12.5.' or 'Your guess: slower.' under a wo
 
 
 def sum_answer(wrong, n: int, my_guess=None) -> str:
-    """Exercise 4's worked answer: the relative error the check printed, against n - 1 (a sum is n times the mean),
-    and the learner's guess (if any) beside it."""
+    """Exercise 4's worked answer: the printed relative error against n - 1 (a sum is n times the mean), the guess."""
     head = str(wrong).split(' > ')[0]  # '... relative error 1.00e+00', '...相对误差1.00e+00'
     return verdict.answer(t('allreduce.answer.sum', error=head[len(head.rstrip('0123456789.e+-')):], n=n, n1=n - 1),
                           _guess(my_guess))

@@ -206,17 +206,16 @@ print(show.ingredients_text(result))
 #
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
 # least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
-# The formula omits the copies and assumes backward unchanged, yet in the recording above backward took longer in (c)
-# than in (a) even with 16 cores. Here each process has one core. Write into `my_guess_c` (c)'s step (ms); into
-# `my_guess_backward`, by the one rule, backward in (c) against (a); into `my_guess_flat`, (b), one call, against (a).
+# The formula omits the copies and assumes backward unchanged. Here each process has one core. Write into
+# `my_guess_c` (c)'s step (ms); into `my_guess_backward`, by the one rule, backward in (c) against (a); into
+# `my_guess_flat`, (b), one call, against (a).
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代加上不能被反向传播隐藏的全归约。
 # 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约比反向传播还长，隐藏不了的就更多。
-# 代价模型没有计入复制，并假设反向传播的执行时间不变；而在上面 16 核主机的记录结果中，（c）的反向传播也比（a）的长。
-# 本机每个进程只有一个核心。把（c）的训练迭代执行时间（毫秒）写进 `my_guess_c`；按同一规则，把（c）与（a）中反向传播的比较写进
+# 代价模型没有计入复制，并假设反向传播的执行时间不变。本机每个进程只有一个核心。把（c）的训练迭代执行时间（毫秒）写进 `my_guess_c`；按同一规则，把（c）与（a）中反向传播的比较写进
 # `my_guess_backward`，把只调用一次的（b）与（a）的比较写进 `my_guess_flat`。
 
 # %%

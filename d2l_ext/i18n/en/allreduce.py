@@ -46,13 +46,13 @@ MESSAGES = {
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.here': 'Here',
     'allreduce.answer.miss': "{where}, (c)'s median {median} − formula {model} = {gap}. {back}.",
-    'allreduce.answer.over': '; {grew}, more than the gap',
-    'allreduce.answer.share': '; {grew}, {share} of the gap; the rest is not measured here',
+    'allreduce.answer.over': '; {grew} vs {base}, exceeding the gap',
+    'allreduce.answer.share': '; {grew} vs {base}, {share} of the gap; the rest unmeasured',
     'allreduce.answer.kept': ("({k})'s torch.cat and ÷n make {mib:.0f} MiB of new tensors a step; "
                               "its control, none."),
     'allreduce.answer.sum': 'The check stopped the run: relative error {error}, near n − 1 = {n1} for n = {n}.',
-    'allreduce.answer.guess': 'Your guess: {guess}.', 'allreduce.answer.none': '; {grew}, none of the gap',
+    'allreduce.answer.guess': 'Your guess: {guess}.', 'allreduce.answer.none': '; {grew} vs {base}, none of the gap',
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB: buckets up to {mib:g} MiB hold one layer.',
-    'allreduce.answer.calls': 'Model: {n} calls × α = {saved} saved; here, (a) − (b) = {gap}.',
+    'allreduce.answer.calls': 'Model: {n} fewer calls × α = {saved}; here (b) − (a) = {gap}.',
     'allreduce.version.buckets_kept': '(d), buffers kept',
 }
