@@ -198,8 +198,8 @@ def test_exercise_2_answer_sets_each_part_beside_its_prediction_and_names_the_as
             [1, 'lane 0 half', '2.00 ms', '2.00 ms', '+0 ms: no clear difference'],
             [1, 'lane 1 half', '3.00 ms', '3.00 ms', '+0 ms: no clear difference'],
             [2, 'shorter half beside the other', '100%', '50%', '−50%'],
-            [3, 'other time (copies, sum, update, timer outside the recorded parts)', '1.00 ms', '0.500 ms',
-             '−0.500 ms'],
+            [3, 'other time, the rest of the row (copies, sum, update, timer outside the recorded parts)',
+             '1.00 ms', '0.500 ms', '−0.500 ms'],
             ['', 'together', '4.00 ms', '4.50 ms', '+0.500 ms']]
         G.split_answer(run)  # the table, then the answer
         assert last() == ("Assumption 1 held (no half's speed changed, by the rule); the prediction (4.00 ms) missed "

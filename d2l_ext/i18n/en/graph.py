@@ -40,7 +40,7 @@ MESSAGES = {
     'graph.predicted_from': '{way} (predicted {wall} − {shorter})',
     'graph.predicted_plus': '{way}\n(predicted: {lane} half {half} + other time {rest})',
     'graph.part.half': '{lane} half',
-    'graph.part.rest': 'other time (copies, sum, update, timer outside the recorded parts)',
+    'graph.part.rest': 'other time, the rest of the row (copies, sum, update, timer outside the recorded parts)',
     'graph.answer.unread': "The graph changed: no edge joins {lane}'s gradients to sum.",
     'graph.answer.reads_both': "The graph did not change: sum reads both lanes' gradients.",
     'graph.answer.caught': 'The float64 check caught the wrong update.',

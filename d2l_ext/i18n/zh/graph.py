@@ -40,7 +40,7 @@ MESSAGES = {
     'graph.predicted_from': '{way}（预测{wall} − {shorter}）',
     'graph.predicted_plus': '{way}\n（预测：{lane}上的半个小批量 {half} + 其他时间 {rest}）',
     'graph.part.half': '{lane}上的半个小批量',
-    'graph.part.rest': '其他时间（复制、求和、更新、未归入任何阶段的时间）',
+    'graph.part.rest': '其他时间，即该行其余的时间（复制、求和、更新、未归入任何阶段的时间）',
     'graph.answer.unread': '依赖图变了：没有任何边把{lane}的梯度连到求和。',
     'graph.answer.reads_both': '依赖图没有变：求和读取了两个计算资源的梯度。',
     'graph.answer.caught': '与 float64 结果的检查发现了错误的更新。',
