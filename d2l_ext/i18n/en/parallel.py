@@ -17,7 +17,8 @@ MESSAGES = {
     'parallel.variant.one_core': 'control: 1 core',
     'parallel.book_sum': 'computed: GPU1 + GPU2',
     'parallel.book_both': 'GPU1 & GPU2',
-    'parallel.book_title': 'd2l.smola.org slides, two GPUs:\none timing each, not measured here',
+    'parallel.book_title': ('d2l.smola.org slides, two GPUs (model and date not stated):\n'
+                            'one timing each, not measured here'),
     'parallel.model.at_once': 'model: one at a time ÷ engine threads',
     'parallel.model.split': 'model: one thread, whole device fully used',
     'parallel.variant.cuda_graph': 'CUDA Graph replay (one launch)',

@@ -17,7 +17,8 @@ MESSAGES = {
     'parallel.variant.one_core': '对照：一个线程，1 个核心',
     'parallel.book_sum': '计算值：GPU1 + GPU2',
     'parallel.book_both': 'GPU1和GPU2同时',
-    'parallel.book_title': 'd2l.smola.org 的幻灯片：书中代码在两个 GPU 上运行，\n每项计时一次，不是在这里测量的',
+    'parallel.book_title': ('d2l.smola.org 的幻灯片：书中代码在两个 GPU 上运行（未注明型号和日期），\n'
+                            '每项计时一次，不是在这里测量的'),
     'parallel.model.at_once': '模型：逐个执行的时间 ÷ 引擎线程数',
     'parallel.model.split': '模型：一个线程充分利用整个设备',
     'parallel.variant.cuda_graph': '重放 CUDA Graph（只启动一次）',
