@@ -139,6 +139,12 @@ def test_significant_figures_are_counted_after_rounding():
     assert verdict.sig(0.1234) == '0.123' and verdict.num(0.09996, 'ms') == '100 ms'
 
 
+def test_a_signed_difference_prints_plus_or_the_minus_sign():
+    from d2l_ext.display import verdict
+    assert verdict.signed('12.0') == '+12.0' and verdict.signed('-3.0') == '−3.0'
+    assert verdict.signed('0.5 ms', negative=True) == '−0.5 ms' and verdict.signed('0 ms', negative=False) == '+0 ms'
+
+
 def test_a_printed_gap_is_the_difference_of_the_printed_numbers_with_their_decimals():
     from d2l_ext.display import verdict
     assert verdict.printed_gap(8.814, 8.803) == '0.01' and verdict.printed_gap(27.04, 26.31) == '0.7'

@@ -14,7 +14,6 @@ LETTER = {vid: k for k, vid in LETTERS.items()}
 control = {'flat': 'kept', 'buckets': 'buckets_kept'}  # (b)'s and (d)'s: the buffers made once
 MS = 1e3
 STEP_IDS = ('hooks', 'serial', 'backward')  # exercise 1: (c), (a) and the model's own backward
-signed = lambda text: text.replace('-', '−') if text.startswith('-') else '+' + text  # noqa: E731 '+12.0', '−3.0'
 _plot = style.plot_text  # a figure's words; zh '（a）' full-width, as in the prose
 
 
@@ -90,7 +89,7 @@ def miss_answer(r, my_guess=None) -> str:
     gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, base.median * MS)
     g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
     back = verdict.line(*(x for k, m in (('c', c), ('a', a)) for x in (t('allreduce.plot.back_in', k=k), m)), 'ms')
-    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}", grew=ms(signed(grew)),
+    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}", grew=ms(verdict.signed(grew)),
              share=verdict.num(w / g if g > 0 else 0, '%'), base=t('allreduce.version.backward'))
     return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), gap=ms(gap),
                             median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'),
@@ -122,7 +121,7 @@ def flat_answer(r, my_guess=None) -> str:
     """Exercise 2's answer by the one rule: its control's line, the model's saving beside (b) - (a), then (b) vs (a)."""
     n, (a, b) = len(r.prediction.tensor_bytes) - 1, (r.version(v).median * MS for v in ('serial', 'flat'))
     calls = t('allreduce.answer.calls', n=n, saved=verdict.num(n * r.prediction.per_call, 'ms'),
-              gap=t('verdict.unit.ms', value=signed(verdict.printed_gap(b, a))))
+              gap=t('verdict.unit.ms', value=verdict.signed(verdict.printed_gap(b, a))))
     flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
     return verdict.lines(_line(*_kept(r, 'flat')), calls, verdict.answer(*flat, _guess(my_guess)))
 

@@ -242,7 +242,7 @@ def _pct(share: float) -> str:  # 0.063 -> '6.3%'
 
 
 def _signed(d: float, unit: str = 'ms') -> str:  # '+0.089 ms', '−15%' (d a share)
-    return ('+' if d >= 0 else '−') + (_ms(abs(d)) if unit == 'ms' else _pct(abs(d)))
+    return verdict.signed(_ms(abs(d)) if unit == 'ms' else _pct(abs(d)), negative=d < 0)
 
 
 def split_table(here: dict):

@@ -34,6 +34,11 @@ def printed_gap(a: float, b: float) -> str:
     return f'{float(printed[0]) - float(printed[1]):.{max(len(p.partition(".")[2]) for p in printed)}f}'
 
 
+def signed(text: str, negative: bool | None = None) -> str:
+    """A printed difference with its sign, '+12.0' or '−3.0' (U+2212): from `negative`, else from the text's '-'."""
+    return ('−' if (text.startswith('-') if negative is None else negative) else '+') + text.lstrip('-')
+
+
 def unit_for(*seconds: float) -> str:
     """'ms' when every value is below 0.1 s, else 's' (one unit per line)."""
     return 'ms' if max(abs(s) for s in seconds) < 0.1 else 's'
