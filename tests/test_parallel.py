@@ -264,7 +264,7 @@ def test_lane_rows_measure_what_the_lesson_compares_with_the_control_and_print_o
         assert capsys.readouterr().out.splitlines()[0].startswith('your guess 0.500 s · predicted ')
 
 
-def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_control_then_the_lanes():
+def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_bound_or_the_lanes():
     from d2l_ext.parallel.together import LaneRows
     from d2l_ext.results import Measurement
     cmp = {name: Measurement(name, [v] * 3) for name, v in zip('abcdef', (0.1, 0.11, 0.21, 0.104, 0.112, 0.2))}
@@ -272,13 +272,15 @@ def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_control_then
         lanes = pick_lanes('torch')
     rows = LaneRows(cmp, lanes, [10, 10], lanes[0], control=lanes[0], busy=0.0)
     with using_language('en'):
-        assert dp.lanes_answer(rows) == (
-            'Worked answer: together vs the baseline: faster (7.1% less time). The baseline ran 1.79x as fast as the '
-            "control; two one-core lanes take at least half the control's time, saving at most "
-            '1 − 1.79/2 = 11%. Together 0.104 s, the longer lane alone 0.110 s: faster (5.5% less time).')
-        rows.cmp['d'] = Measurement('d', [0.13] * 3)  # together slower than the longer lane alone: the number says
-        assert dp.lanes_answer(rows).endswith('0.110 s: slower (18% more time).')  # what was measured, no cause
-        rows.control = None  # a GPU first lane: no control row, no control sentence
+        assert dp.lanes_answer(rows) == (  # on CPU lanes the bound, from r (the control's time over the baseline's)
+            "Worked answer: together vs the baseline: faster (7.1% less time). r = the control's 0.200 s / the "
+            "baseline's 0.112 s = 1.79. Each one-core lane does half the control's work: together saves at most "
+            '1 − 1.79/2 = 11%.')
+        rows.cmp['f'] = Measurement('f', [0.25] * 3)  # r > 2: the bound says together must lose
+        assert dp.lanes_answer(rows).endswith('1 − 2.23/2 = −12%.')
+        rows.control = None  # a GPU first lane: no control row; together vs the longer lane alone, what was measured
+        assert dp.lanes_answer(rows).endswith('Together 0.104 s, the longer lane alone 0.110 s: faster (5.5% less '
+                                              'time).')
         assert 'control' not in dp.lanes_answer(rows) and dp.lanes_answer(rows).count('. ') == 1
         rows.busy = 0.9
         assert 'cannot measure here' in dp.lanes_answer(rows)
@@ -300,7 +302,7 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         dp.plot_independence([torch, mx, naive])
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
-            'PyTorch: no: each CPU mm returns when its product is done.',
+            'PyTorch: no: each CPU mm returns when done.',
             'Control (NaiveEngine): together 410 ms vs one at a time 400 ms: no clear difference '
             '(medians within 5%).',
             'Worked answer: MXNet: yes, 2.00x as fast: together 200 ms vs one at a time 400 ms. '
@@ -373,28 +375,31 @@ def test_the_recording_draws_and_says_its_verdicts():
         # what the learner predicts from, then the guess checked and ONE verdict line: together vs the baseline
         assert recorded_alone(rec) == ('Recorded on NVIDIA H200, each lane alone: GPU 0 (NVIDIA H200), 1440 products '
                                        '0.499 s; CPU (15 of 16 cores), 26 products 0.416 s')  # no time a product
-        assert recorded_lines(rec, 0.6, 0.52).splitlines() == [  # my_guess (together), my_guess_baseline
-            'baseline: your guess 0.520 s · predicted 0.508 s · measured 0.508 s',
-            'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s']  # the verdict: the worked answer's
-        assert recorded_lines(rec, baseline=0.52) == ('baseline: your guess 0.520 s · predicted 0.508 s · measured '
-                                                      '0.508 s')
-        assert recorded_lines(rec, 0.6) == 'together: your guess 0.600 s · predicted 0.499 s · measured 0.504 s'
+        # the one guess: the share of the baseline's time saved (0.1 or 10 for 10%), against the model's and measured
+        assert recorded_lines(rec, 0.1) == recorded_lines(rec, 10) == (
+            'time saved: your guess 10.0% · predicted 1.8% · measured 0.7%')  # the verdict: the worked answer's
         assert recorded_lines(rec) == ''  # no guess: nothing printed
         assert recorded_sync_line(rec) == 'No wait: 1.25 ms; waiting for every device: 131 ms.'
         ax = plot_recorded_sync(rec).axes[0]  # what ran, in the title; no verdict there, so no grey box
         assert ax.get_title(loc='left') == 'Recorded on NVIDIA H200, 2026-12-04: 50 products of 4000 × 4000'
         assert 'grey box: middle half of the repeats' not in [x.get_text() for x in ax.get_legend().texts]
-        assert recorded_answer(rec) == (  # the verdict first, then the baseline's arithmetic
-            'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). Per '
-            "product the CPU took 46 times the GPU's time. At the GPU's pace all 1466 products take 0.499 s × "
-            "1466/1440 = 0.508 s; the CPU saves at most 1.8%, under 5%.")
-        fig = recorded_figure(rec, 0.6, 0.52)
+        assert recorded_answer(rec) == (  # the verdict first, then what the CPU can take off the GPU at most
+            'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). The CPU '
+            "takes its 26 of 1466 products off the GPU: at most 26/1466 = 1.8% of the baseline's time, under 5% "
+            "(measured: 0.7%). Per product the CPU took 46 times the GPU's time.")
+        fig = recorded_figure(rec, 0.1)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
         assert labels[0].endswith(': 1440 products') and labels[2] == 'both lanes together', labels  # no sum row
         assert labels[-1] == 'baseline: GPU 0 (NVIDIA H200)\n1440 + 26 products', labels
-        # hatched: the baseline at the GPU's pace and together at the longer job; a diamond each for the guesses
+        # hatched: the baseline at the GPU's pace and together at the longer job; the guess a diamond on together's
+        # row, at the baseline's median less the guessed share
         bars = sorted(round(b.get_width(), 3) for b in fig.axes[0].patches if b.get_hatch())
         assert bars == [0.499, 0.508] and len(fig.axes[0].collections) > 5
+        from matplotlib.collections import PathCollection
+        diamonds = [c.get_offsets()[0] for c in fig.axes[0].collections if isinstance(c, PathCollection)
+                    and len(c.get_sizes()) and c.get_sizes()[0] == 140]
+        assert [round(x, 3) for x, _ in diamonds] == [round(rec.parallel[0].baseline.median * 0.9, 3)]
+        assert round(diamonds[0][1]) == 2  # together's row (the third)
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
@@ -428,7 +433,7 @@ def test_chinese_lines_put_no_space_after_chinese_punctuation():
     if rec is None:
         pytest.skip('no recording shipped')
     with using_language('zh'):  # i18n.t's spacing, where labels are filled in
-        for text in (recorded_alone(rec), recorded_lines(rec, 0.6, 0.5), recorded_answer(rec)):
+        for text in (recorded_alone(rec), recorded_lines(rec, 0.1), recorded_answer(rec)):
             assert not any(p + ' ' in text for p in '）：，；。'), text
 
 

@@ -15,12 +15,17 @@ def _when(rec) -> dict:
     return dict(gpu=rec.machine['gpus'][0], date=rec.machine.get('date', '')[:10])
 
 
-def _guesses(together, baseline) -> dict:  # my_guess (together) and my_guess_baseline, in seconds
-    return {k: None if g is None else float(g) for k, g in (('baseline', baseline), ('together', together))}
+def _share(guess) -> float | None:  # my_guess: the share of the baseline's time saved, 0.1 or 10 for 10%
+    return None if guess is None else float(guess) / (100 if float(guess) > 1 else 1)
 
 
 def _predicted(p) -> dict:  # the baseline at the GPU's pace alone, every product; together: the slower lane
     return dict(baseline=p.lane_times[0].median * sum(p.iters) / p.iters[0], together=p.expected)
+
+
+def _saved(p, *more: float) -> list[str]:  # the baseline's share saved: the model's, measured, `more`; '1.8%' (0.1%)
+    return [t('verdict.unit.%', value=f'{100 * share:.1f}') for share in (
+        1 - p.expected / _predicted(p)['baseline'], 1 - p.together.median / p.baseline.median, *more)]
 
 
 def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, from what find_lanes found here
@@ -28,17 +33,17 @@ def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, f
     return t(f'parallel.why.{gpu}', gpu=rec.machine['gpus'][0] if rec else '?')
 
 
-def recorded_figure(rec, guess=None, baseline=None, max_bars: int = 200):
-    """13.3.0's evidence: guess lines; every repeat, the rule's 5% around the baseline; below, together's median run."""
+def recorded_figure(rec, guess=None, max_bars: int = 200):
+    """13.3.0's evidence: the guess's line; every repeat, the rule's 5%, the guess on together's row; sums; a run."""
     if rec is None:
         return None
-    if said := recorded_lines(rec, guess, baseline):
+    if said := recorded_lines(rec, guess):
         print(said)
-    p, (fig, axes) = rec.parallel[0], style.figure(nrows=3, height=10.0)
-    axes[0].get_gridspec().set_height_ratios([5, 2.2, 3.5])
-    plot_parallel(p, ax=axes[0], guess=_guesses(guess, baseline), predicted=_predicted(p), products=True,
-                  sum_row=False, title=style.plot_text('parallel.recorded_title', size=p.size,
-                                                       repeats=len(p.together.times), **_when(rec)))
+    p, (fig, axes), share = rec.parallel[0], style.figure(nrows=3, height=10.0), _share(guess)
+    axes[0].get_gridspec().set_height_ratios([5, 2.2, 3.5])  # the guessed share: the baseline's median less it
+    plot_parallel(p, ax=axes[0], guess={'together': None if share is None else p.baseline.median * (1 - share)},
+                  predicted=_predicted(p), products=True, sum_row=False, title=style.plot_text(
+                      'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([1.55, 3.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
     kept = {**dict(zip(map(lambda x: x.get_text(), (lg := axes[0].get_legend()).texts), lg.legend_handles)),
@@ -58,19 +63,18 @@ def recorded_alone(rec) -> str:
     """What 13.3.0's learner predicts from: each lane's median alone in the recording, with its products."""
     if rec is None:
         return t('panels.no_gpu_recordings')
-    p = rec.parallel[0]  # no time a product: the baseline's guess is a judgement, not a multiplication
+    p = rec.parallel[0]  # no time a product: the guess is a judgement, not arithmetic on the line
     return t('parallel.recorded_alone', gpu=rec.machine['gpus'][0], lanes=t('parallel.sep').join(
         t('parallel.lane_alone', lane=Lane.from_dict(lane).label, iters=k, time=verdict.num(m.median))
         for lane, k, m in zip(p.lanes, p.iters, p.lane_times)))
 
 
-def recorded_lines(rec, guess=None, baseline=None) -> str:
-    """The guesses (together, `baseline`) against each prediction and measurement, a line each; '' without any."""
+def recorded_lines(rec, guess=None) -> str:
+    """The guessed share of the baseline's time saved against the model's and the measured one; '' without a guess."""
     if rec is None:
         return t('panels.no_gpu_recordings')
-    p, said = rec.parallel[0], _guesses(guess, baseline)
-    return verdict.lines(*(t(f'parallel.guess.{k}', line=line) for k in ('baseline', 'together') if (
-        line := verdict.guess(said[k], _predicted(p)[k], getattr(p, k).median))))
+    return '' if (share := _share(guess)) is None else t('parallel.guess.saved', line=t('verdict.guess', **dict(zip(
+        ('predicted', 'measured', 'guess'), _saved(rec.parallel[0], share)))))
 
 
 def plot_recorded_sync(rec):
@@ -87,18 +91,16 @@ def recorded_sync_line(rec) -> str:
     sync = rec.sync_mistake
     if not (times := sync.times if sync else None):
         return ''
-    ms = {k: verdict.num(times[k].median, 'ms') for k in ('no_wait', 'every_device')}  # in the figure's unit
-    return t('parallel.sync_line', no_wait=ms['no_wait'], every=ms['every_device'], products=sum(sync.iters))
+    return t('parallel.sync_line', products=sum(sync.iters), **{k: verdict.num(times[v].median, 'ms') for k, v in (
+        ('no_wait', 'no_wait'), ('every', 'every_device'))})  # in the figure's unit
 
 
 def recorded_answer(rec) -> str:
-    """13.3.0's worked answer: together vs the baseline by the rule first, then the baseline's arithmetic."""
+    """13.3.0's worked answer: together vs the baseline by the rule, then the share of its time the CPU can save."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
-    own, total = p.iters[0], sum(p.iters)  # share: the CPU's products, at most what it can take off the baseline
-    said = dict(alone=verdict.num(p.lane_times[0].median), own=own, total=total,
-                share=f'{100 - 100 * own / total:.1f}%', predicted=verdict.num(_predicted(p)['baseline']),
+    said = dict(zip(('share', 'measured'), _saved(p)), cpu=p.iters[1], total=sum(p.iters),  # the CPU's products
                 pace=f'{max(per := [m.median / k for m, k in zip(p.lane_times, p.iters)]) / min(per):.0f}')
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
     return verdict.answer(t('parallel.answer.line', line=line), t('parallel.answer.rec_base', **said))

@@ -48,7 +48,7 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项任务在两个计算资源（两个设备，或各占一半核心的两个 CPU 计算资源）上同时运行，与一个设备完成两项任务相比；练习 2 中的小乘法；计时前后要同步哪些设备 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两个计算资源同时各完成一项任务（两个设备，或各用一半 CPU 核心），再与一个设备完成这两项任务比较；练习 2 比较小矩阵乘法；还有计时时要等待哪些设备 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
@@ -68,10 +68,12 @@ print(machine_line(mxnet=False))
 # The book: "While parallelization is typically most relevant between multiple GPUs, adding the local CPU will
 # increase performance slightly." The recording pairs its one GPU with the CPU.
 #
-# The GPU and the CPU (less one core, which feeds the GPU) are each a *lane*: hardware that can run work beside
-# other work. Each ran a job of independent matrix products, the book's `run`, on 2000 × 2000 matrices (1/8 of the
-# book's work per product). Each job takes at most about 0.5 s alone (printed). The **baseline** is the
-# GPU alone doing both jobs' products.
+# The GPU and the CPU are each a *lane*: hardware that can run work beside other work (the CPU keeps one core back to
+# feed the GPU).
+#
+# Each lane ran one job, the book's `run`: independent products of 2000 × 2000 matrices, as many as take about 0.5 s
+# alone. The **baseline** is the GPU alone doing both jobs' products. The next cell prints each job's products and
+# its time alone.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
@@ -79,10 +81,10 @@ print(machine_line(mxnet=False))
 # 书中说：“虽然并行化通常应用在多个GPU之间，但增加本地CPU以后还将提高少许性能。”记录中只有一个 GPU，
 # 所以让 GPU 与 CPU 搭配。
 #
-# GPU 和 CPU（留出一个核心给 GPU 发指令）各是一个**计算资源**，即能与其他工作同时运行的硬件。
-# 它们各完成一项任务，即书中 `run` 函数里相互独立的矩阵乘法；矩阵为 2000×2000，每次乘法的计算量是书中的 1/8。
-# 先对少量乘法计时，再为每项任务选定乘法次数，使它单独运行至多约 0.5 秒（见输出）。
-# **基线**是 GPU 单独完成两项任务的全部乘法。
+# GPU 和 CPU 各是一个**计算资源**，即能与其他工作同时运行的硬件（CPU 留出一个核心给 GPU 发指令）。
+#
+# 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法，乘法次数选得使它单独运行约 0.5 秒。
+# **基线**是 GPU 单独完成两项任务的全部乘法。下一个单元格输出每项任务的乘法次数和单独运行的执行时间。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
@@ -97,34 +99,38 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# **Exercise.** How long will each take? Hint for the baseline: at the GPU's pace, how long do all the products take?
-# Write both, in seconds: the baseline into `my_guess_baseline`, together into `my_guess`.
+# **Exercise.** Running together, the CPU's job comes off the GPU. By what share at most can that cut the baseline's
+# time? Hint: if the CPU's job took no time at all, what would the GPU still have to do? Write the share into
+# `my_guess` (0.1 or 10 for 10%).
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的测量值）互不重叠；中位数之差至少是较大中位数的5%。
-# 两个条件都满足，才算*更快*（或*更慢*）；否则就是*没有明显差别*。
+# 两个条件都满足，才算**更快**（或**更慢**）；否则就是**没有明显差别**。
 #
-# **练习**：两者各要多久？把你的两个预测（秒）分别写进下面两个变量：
-#
-# - `my_guess_baseline`：基线要多久？按 GPU 的速度，全部乘法要多久？
-# - `my_guess`：同时运行要多久？
+# **练习**：同时运行时，CPU 的任务不再由 GPU 来做。这最多能让基线的执行时间缩短百分之几？
+# 提示：即使 CPU 的任务完全不花时间，GPU 还要做什么？把你的猜测写进 `my_guess`（0.1 或 10 都表示 10%）。
 
 # %%
-my_guess_baseline = None  # the baseline, in seconds  #zh: 基线的执行时间（秒）
-my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
-
-# %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess, my_guess_baseline)  # every repeat as a dot; your guesses, once set, as diamonds  #zh: 每次测量画成一个点；写下猜测后，猜测画成菱形
+my_guess = None  # the share of the baseline's time saved, e.g. 0.1  #zh: 基线执行时间缩短的比例，例如 0.1
 
 # %% [markdown]
-# The hatched bars are the model's: the baseline at the GPU's pace for every product, and running together at the
-# longer job's time, $\max(t_1, t_2)$, as on separate hardware. The diamonds are your guesses. Middle, on a full axis:
-# the two alone, added, beside both ways. Bottom: when each lane was busy in together's median run.
+# The figure. Top: every repeat of each lane alone, together and the baseline. Hatched, the model: the baseline at the
+# GPU's pace for every product; together at the longer job's time, $\max(t_1, t_2)$. Your guess is the diamond on
+# together's row: the baseline less your share. Middle: the two alone, added, beside both ways. That sum is one
+# device's time only when two equal devices each do half the work, as the book's two GPUs do. Here the CPU is dozens
+# of times slower per product, so the sum is not the baseline. Bottom: when each lane was busy in together's median
+# run.
 
 # %% [markdown] lang="zh"
-# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的执行时间$\max(t_1, t_2)$，
-# 即相互独立的硬件上的情形。菱形是你的猜测。中间的图从零画起，把两者单独执行时间之和与这两种方式并列。
+# 下图的上部画出每个计算资源单独运行、同时运行和基线的每次测量。
+# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的执行时间$\max(t_1, t_2)$。
+# 菱形是你的猜测，画在“同时运行”一行：基线的执行时间按你猜的比例缩短后的位置。
+# 中间的图从零画起，把两者单独执行时间之和与这两种方式并列。只有两个相同的设备各做一半工作时（如书中的两个 GPU），
+# 这个和才等于一个设备的执行时间。这里 CPU 每次乘法比 GPU 慢几十倍，所以这个和不是基线。
 # 最下方画出“同时运行”中执行时间为中位数的那次运行里两者各自何时在忙。
+
+# %% tags=["nbval-ignore-output"]
+recorded_figure(rec, my_guess)  # every repeat as a dot; your guess, once set, as a diamond  #zh: 每次测量画成一个点；写下猜测后，猜测画成菱形
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录中的数字得出
@@ -133,23 +139,24 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # ## Remember
 #
 # - Compare running together with one device doing both jobs. Here adding the CPU made no clear difference.
-# - Predict the baseline too, at that one device's pace.
+# - Adding a device saves at most the time the first spent on the work it takes over.
 # - Call a way faster or slower only by the rule.
 #
 # ## Pitfalls
 #
-# - **Comparing only with the two alone, added** (middle panel): together beats that sum even when no faster than the
-#   baseline.
+# - **Comparing only with the two alone, added** (middle panel): unless two equal devices each do half, that sum is not
+#   one device's time; compare with the baseline.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
 # - 要把同时运行与一个设备完成两项任务相比。这里加上 CPU 没有明显差别。
-# - 也要预测基线：按那一个设备的速度做完全部乘法。
+# - 加上一个设备，至多省下原来那个设备做它接过去的那部分工作的时间。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
-# - **只与两者单独执行时间之和比较**（中间的图）：同时运行总比这个和快，即使它不比基线快。
+# - **只与两者单独执行时间之和比较**（中间的图）：除非两个相同的设备各做一半，这个和都不是一个设备的执行时间；
+#   要与基线相比。
 # - **只看一个数字**：一次运行看不出波动；要看每次测量。

@@ -63,8 +63,8 @@ lanes_table({'torch': lanes})
 # smaller matrix, and a CPU lane beside a GPU gets fewer products. `refs` (float64) checks every answer.
 
 # %% [markdown] lang="zh"
-# 书中的 `run` 在每个 GPU 上计算一个 4000×4000 矩阵的 50 次乘法。有一个计算资源是 CPU 时，两个计算资源都用较小的
-# 矩阵；与 GPU 并列时，CPU 计算资源分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
+# 书中的 `run` 在每个 GPU 上计算一个 4000×4000 矩阵的 50 次乘法。只要其中有 CPU，两者都用较小的矩阵；
+# CPU 与 GPU 搭配时，CPU 分到较少的乘法。`refs` 保存用 float64 计算的乘积，用来核对每个计时得到的结果。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.workloads import BOOK_ITERS, BOOK_SIZE, resolve_workload
@@ -150,7 +150,7 @@ plot_recorded_sync(rec) if rec else None
 # ## 两个计算资源同时运行
 #
 # 一个线程就能让多个 GPU 都忙起来，却不能让各占一半核心的两个 CPU 计算资源同时运行：它们各需要自己的 Python 线程，
-# 由它调用 `torch.set_num_threads(lane.threads)`。
+# 每个线程调用 `torch.set_num_threads(lane.threads)`，只用分给自己的核心。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -201,29 +201,35 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # %% [markdown]
 # ## Predict, then measure
 #
-# The rows: each lane alone, one after the other, together, and the **baseline**: one device doing both jobs. On CPU
-# lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its job on one core. The
-# cell after the slides measures every row, interleaved, 5 repeats each.
-#
-# On CPU lanes together runs two products at once, one core each, while the baseline runs each product on both cores:
-# expect little or no gain here. The control (one core) shows what the baseline's second core gains.
 # The book's cells on two GPUs, from d2l's own slides:
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 图中的各行：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
-# 在 CPU 上，基线是整个 CPU（两个核心），还有最后一行**对照**：用一个核心完成基线的任务。幻灯片之后的单元格交替测量每一行，
-# 每行重复5次，核对每个结果，并输出各自单独运行的中位数。
-#
-# 在 CPU 上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。所以预计这里收益很小或没有收益。
-# 对照（一个核心）显示基线的第二个核心带来多少收益。
 # 书中代码在两个 GPU 上的运行结果（来自 d2l 自己的幻灯片）：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_book_slides
 
 plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  #zh: GPU1、GPU2、两者之和、同时运行，各计时一次
+
+# %% [markdown]
+# The next cell measures, interleaved, 5 repeats each: each lane alone, one after the other, together, and the
+# **baseline**: one device doing both jobs. On CPU lanes the baseline is the whole CPU (both cores), and a last row,
+# the **control**, runs its job on one core.
+#
+# On CPU lanes together runs two products at once, one core each; the baseline runs each product on both cores.
+# Each one-core lane does half the control's work, so together takes at least half the control's time. If the
+# baseline runs $r$ times as fast as the control, together can thus save at most $1 - r/2$ of the baseline's time:
+# nothing at $r = 2$. The control row measures $r$.
+
+# %% [markdown] lang="zh"
+# 下一个单元格交替测量以下各行，每行重复5次：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
+# 在 CPU 上，基线是整个 CPU（两个核心），最后一行**对照**用一个核心完成基线的任务。
+#
+# 在 CPU 上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。
+# 每个单核计算资源做对照一半的工作，所以同时运行的执行时间至少是对照的一半。
+# 如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$；$r = 2$时一点也省不下。对照这一行测出$r$。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -240,11 +246,11 @@ print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数�
 
 # %% [markdown]
 # How long will the two lanes take together? Write it, in seconds, into `my_guess`. The figure's
-# hatched bar is the model's: together takes the longer lane's median, $\max(t_1, t_2)$, as on separate hardware.
+# hatched bar is the model for separate hardware: together takes the longer lane's median, $\max(t_1, t_2)$.
 
 # %% [markdown] lang="zh"
 # 两项任务同时运行要多久？把你的预测（秒）写进 `my_guess`。
-# 图中的斜线条形是模型预测：同时运行取两个中位数中较长的那个，即相互独立的硬件上的$\max(t_1, t_2)$。
+# 图中的斜线条形是硬件相互独立时的模型预测：同时运行取两个中位数中较长的那个，即$\max(t_1, t_2)$。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
@@ -305,14 +311,22 @@ plot_independence(runs, my_guess)  # your guess's line once you set it  #zh: 写
 print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
-# **2.** When each operation is small, can two lanes beat one device? Take 800 products of 64 × 64: the **baseline**,
-# one thread on the whole device; two lanes together, two threads of 400 products each; one `torch.bmm`, all 800 in
-# one call; on a CPU the control, the baseline's job on one core. The next cell times each row 15 times.
+# **2.** When each operation is small, can two lanes beat one device? The next cell times 800 products of 64 × 64
+# 15 times each way:
+#
+# - the **baseline**: one thread on the whole device;
+# - two lanes together: two threads of 400 products each;
+# - one `torch.bmm`: all 800 in one call;
+# - on a CPU, the control: the baseline's job on one core.
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，两个计算资源能比一个设备快吗？以 800 次 64×64 的乘法为例：**基线**是一个线程用整个设备；
-# 两个计算资源同时运行，即两个线程各做 400 次；一次 `torch.bmm`，一次调用做完全部 800 次；在 CPU 上还有对照：
-# 用一个核心完成基线的任务。下一个单元格把每一行测量15次。
+# **2.** 当每个操作都很小时，两个计算资源能比一个设备快吗？下一个单元格以 800 次 64×64 的矩阵乘法为例，
+# 每种方式测量15次：
+#
+# - **基线**：一个线程用整个设备；
+# - 两个计算资源同时运行：两个线程各做 400 次；
+# - 一次 `torch.bmm`：一次调用做完全部 800 次；
+# - 在 CPU 上还有对照：用一个核心完成基线的任务。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_answer, small_ops_baseline

@@ -56,7 +56,7 @@ MESSAGES = {
     'parallel.independence_row': '{framework}:\n{way}',
     'parallel.small_ops_title': '{products} products of {size} × {size} on {device}',
     'parallel.sync_line': 'No wait: {no_wait}; waiting for every device: {every}.',
-    'parallel.answer.torch': 'PyTorch: no: each CPU mm returns when its product is done.',
+    'parallel.answer.torch': 'PyTorch: no: each CPU mm returns when done.',
     'parallel.answer.yes': 'MXNet: yes, {x} as fast: together {a} vs one at a time {b}.',
     'parallel.answer.no': 'MXNet: no: issued together {a} vs one at a time {b}: {by}.',
     'parallel.answer.mxnet_unclear': 'MXNet: {x} as fast ({a} vs {b}); its control gained too: unclear.',
@@ -64,8 +64,8 @@ MESSAGES = {
     'parallel.answer.naive': 'Control (NaiveEngine): together {a} vs one at a time {b}: {by}.',
     'parallel.answer.line': '{line}.',
     'parallel.answer.vs_baseline': 'together vs the baseline: {by}.',
-    'parallel.answer.control': ('The baseline ran {x} as fast as the control; two one-core lanes take at '
-                                "least half the control's time, saving at most 1 − {r}/2 = {most}."),
+    'parallel.answer.control': ("r = the control's {c} / the baseline's {b} = {r}. Each one-core lane does half the "
+                                "control's work: together saves at most 1 − {r}/2 = {most}."),
     'parallel.answer.lanes': 'Together {both}, the longer lane alone {slow}: {by}.',
     'parallel.name.baseline': 'the baseline',
     'parallel.recorded_alone': 'Recorded on {gpu}, each lane alone: {lanes}',
@@ -77,10 +77,10 @@ MESSAGES = {
     'parallel.small.bmm': 'One torch.bmm, {bmm}, vs the baseline: {by}.',
     'parallel.within_5': 'medians within 5%:\nno clear difference',
     'parallel.guess.baseline': 'baseline: {line}',
-    'parallel.guess.together': 'together: {line}',
+    'parallel.guess.saved': 'time saved: {line}',
     'parallel.why.none': 'No GPU here: the figure is from {gpu}.',
     'parallel.why.gpu': 'Recorded on {gpu}; 13.3.1 measures your GPU.',
-    'parallel.answer.rec_base': ("Per product the CPU took {pace} times the GPU's time. At the GPU's pace all "
-                                 "{total} products take {alone} × {total}/{own} = {predicted}; the CPU saves at most "
-                                 '{share}, under 5%.'),
+    'parallel.answer.rec_base': ("The CPU takes its {cpu} of {total} products off the GPU: at most {cpu}/{total} = "
+                                 "{share} of the baseline's time, under 5% (measured: {measured}). Per product the CPU "
+                                 "took {pace} times the GPU's time."),
 }

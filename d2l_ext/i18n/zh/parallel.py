@@ -52,10 +52,10 @@ MESSAGES = {
     'parallel.timeline_own': '{framework}，{size}×{size}：一次追踪的运行',
     'parallel.recorded_title': '记录于 {gpu}，{date}：{size}×{size} 的矩阵，每行重复{repeats}次',
     'parallel.recorded_sync_title': '记录于 {gpu}，{date}：{products}次{size}×{size}的乘法',
-    'parallel.independence_title': '{iters}次相互独立的{size}×{size}乘法',
+    'parallel.independence_title': '{iters}次相互独立的{size}×{size}矩阵乘法',
     'parallel.independence_row': '{framework}：\n{way}',
     'parallel.small_ops_title': '{device} 上 {products} 次 {size}×{size} 的乘法',
-    'parallel.sync_line': '不等待时，计时停在{no_wait}；等待每个设备时为{every}。',
+    'parallel.sync_line': '不等待时，计时结果为{no_wait}；等待每个设备时为{every}。',
     'parallel.answer.torch': 'PyTorch：不会。在 CPU 上，每个 mm 都在乘法算完后才返回，所以一次只算一个。',
     'parallel.answer.yes': 'MXNet：会，速度是逐个执行的{x}（{a}对{b}）。',
     'parallel.answer.no': 'MXNet：不会。一起发出{a}，逐个执行{b}：{by}。',
@@ -64,8 +64,8 @@ MESSAGES = {
     'parallel.answer.naive': 'MXNet 的对照 NaiveEngine：一起发出{a}，逐个执行{b}：{by}。',
     'parallel.answer.line': '{line}。',
     'parallel.answer.vs_baseline': '同时运行与基线相比：{by}。',
-    'parallel.answer.control': ('基线的速度是一个核心（对照）的{x}。两个单核计算资源的执行时间至少是对照的一半：'
-                                '同时运行至多省下基线的 1 − {r}/2 = {most}。'),
+    'parallel.answer.control': ('r = 对照的{c} / 基线的{b} = {r}。每个单核计算资源做对照一半的工作：'
+                                '同时运行至多省下 1 − {r}/2 = {most}。'),
     'parallel.answer.lanes': '同时运行{both}，较长那项任务单独运行{slow}：{by}。',
     'parallel.name.baseline': '基线',
     'parallel.recorded_alone': '在 {gpu} 上记录的各计算资源单独运行的执行时间：{lanes}',
@@ -77,9 +77,9 @@ MESSAGES = {
     'parallel.small.bmm': '一次 torch.bmm，执行时间{bmm}，与基线相比：{by}。',
     'parallel.within_5': '中位数相差不到5%：\n没有明显差别',
     'parallel.guess.baseline': '基线：{line}',
-    'parallel.guess.together': '同时运行：{line}',
+    'parallel.guess.saved': '省下的时间：{line}',
     'parallel.why.none': '这台机器没有 GPU：图是在 {gpu} 上记录的。',
     'parallel.why.gpu': '图是在 {gpu} 上记录的；12.3.1节会测量这台机器的 GPU。',
-    'parallel.answer.rec_base': ('每次乘法，CPU 的执行时间是 GPU 的{pace}倍。按 GPU 的速度，全部{total}次乘法需要'
-                                 '{alone} × {total}/{own} = {predicted}；CPU 至多能省下{share}，低于规则要求的5%。'),
+    'parallel.answer.rec_base': ('CPU 从 GPU 的{total}次乘法中拿走自己的{cpu}次，至多省下基线执行时间的{cpu}/{total} = '
+                                 '{share}，低于5%（实测：{measured}）。每次乘法，CPU 的执行时间是 GPU 的{pace}倍。'),
 }
