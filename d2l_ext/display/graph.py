@@ -10,7 +10,7 @@ from ..depgraph.model import SERVER
 from ..depgraph.recording import CONTROL, WAYS  # noqa: F401 (WAYS: the keys graph.variant.<way>)
 from ..depgraph.runs import unread_lanes
 from ..i18n import t
-from ..results import MIN_SHARE
+from ..results import MIN_SHARE, quartiles
 from ..timing import Measurement
 from . import style, tables, verdict
 from .fonts import plot_lane
@@ -22,7 +22,7 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step', 'sum_update')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 ROW_ORDER = (CONTROL, 'one_device', 'split', 'in_turn')  # the figure's rows (below the two-device model)
-POINTS = ('rest', 'half', 'vs')  # _split_point's finding: the keys graph.answer.<point>
+POINTS = ('half', 'over', 'under')  # _split_point's finding: the keys graph.answer.<point>
 WORDS = ('faster', 'slower', 'same')  # the rule's word (verdict.compare): graph.control.<word>, graph.pays.<word>
 READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: timer outside its parts (waits: empty)
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
@@ -208,15 +208,13 @@ def draw_step(rec: dict, guess_ms=None, title=None):
 
 
 def _split_point(rec: dict) -> tuple[str, dict]:
-    """Against the faster one-device row: 'rest' or 'half' (it alone outlasts that row), or the rule's word; numbers."""
-    run = _run_and_kinds(rec)[0]
-    m, half, rest = _measurements(run), recording.halves_summary(run)['split'], recording.parts(run)[-1][2]
-    best, name = _best(m)
-    why = 'rest' if rest > m[best].median else 'half' if max(half.values()) > m[best].median else 'vs'
-    pays = 'slower' if why != 'vs' else verdict.compare(m['split'], m[best])
-    return why, {'half': _ms(max(half.values())), 'rest': _ms(rest), 'one': _ms(m[best].median), 'together': _ms(
-        m['split'].median), 'by': verdict.by(m['split'], m[best]), 'pays': next(
-        t(f'graph.pays.{word}') for word in WORDS if word == pays), 'best': name}
+    """Cell 9's rule: 'half' (longer half outlasts the best one-device row), or other time 'over'/'under' the gap."""
+    best, name = _best(m := _measurements(run := _run_and_kinds(rec)[0]))
+    rest, half, one = recording.parts(run)[-1][2], max(recording.halves_summary(run)['split'].values()), m[best].median
+    return 'half' if one <= half else 'over' if rest > one - half else 'under', {'half': _ms(half), 'rest': _ms(
+        rest), 'one': _ms(one), 'together': _ms(m['split'].median), 'by': verdict.by(m['split'], m[best]), 'room': _ms(
+        float(verdict.printed_gap(one * 1e3, half * 1e3)) / 1e3), 'best': name, 'pays': next(t(
+            f'graph.pays.{word}') for word in WORDS if word == verdict.compare(m['split'], m[best]))}
 
 
 def _control(run: dict) -> str:
@@ -246,22 +244,24 @@ def _signed(d: float, unit: str = 'ms') -> str:  # '+0.089 ms', '−15%' (d a sh
 
 
 def split_table(here: dict):
-    """Exercise 2's table, medians: each part of together beside its prediction, the assumption it tests, measured
-    less predicted (each half with the rule's word, together against one after the other)."""
+    """Exercise 2's table: each part of together (medians; halves: grey boxes, the rule) beside its prediction."""
     import pandas as pd
     run, parts, predicted, together, pct, name = _parts(here)
     h, over = _halves(run), (recording.halves_summary(run)['overlap'] or 0) - run['predicted_overlap']
-    rows = [[a or '', name[k], *(pct if k == 'apart' else (_ms(p), _ms(x))), _signed(over, '%') if k == 'apart' else t(
-        'graph.lane_is', lane=_signed(x - p), label=verdict.word(h[k, 'split'], h[k, 'in_turn'])) if a == 1 else (
-        _signed(x - p))] for k, p, x, a in [*parts, ('split', predicted, together, 0)]]  # halves: the rule's word
+    box = {k: [t('graph.box', median=_ms(m.median), lo=verdict.sig(quartiles(m)[0] * 1e3), hi=_ms(quartiles(m)[1]))
+               for m in (h[k, 'in_turn'], h[k, 'split'])] for k in ('lane 0', 'lane 1')}  # each half's grey boxes
+    rows = [[a or '', name[k], *(pct if k == 'apart' else box[k] if a == 1 else (_ms(p), _ms(x))), _signed(over, '%')
+             if k == 'apart' else t('graph.lane_is', lane=_signed(x - p), label=verdict.word(h[k, 'split'], h[k, (
+                 'in_turn')])) if a == 1 else _signed(x - p)] for k, p, x, a in [*parts, ('split', predicted, together,
+                                                                                           0)]]
     return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured',
                                                                       'rule')])
 
 
 def split_answer(here: dict, guess=None) -> None:
-    """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; whether it failed
-    (the largest half the one rule finds faster or slower together), whether the prediction landed (within 5%; the
-    parts' errors offset where one is 5% off) or missed; last, does the split pay against the best; the control."""
+    """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; cell 9's rule on
+    this run (_split_point) and the control; last, whether assumption 1 failed (the largest half the one rule finds
+    faster or slower together), whether the prediction landed (within 5%; errors offset where one is 5%) or missed."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, predicted, together, _, name = _parts(here)
@@ -275,9 +275,10 @@ def split_answer(here: dict, guess=None) -> None:
     k, p, x, _ = max((q for q in parts if q[0] in moved), key=lambda q: abs(q[2] - q[1]), default=parts[0])
     big = t('graph.lane_is', lane=f'{name[k]} {_signed(x - p)}', label=verdict.word(hv[k, 'split'], hv[k, 'in_turn']))
     net = t(f"graph.answer.{'failed' if moved else 'held'}", where=where, big=big)  # the largest half the rule moved
-    point, nums = _split_point(here)  # the guess (True: assumption 1 failed) first, the answer last
-    print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], net, verdict.answer(t(
-        f'graph.answer.{point}', **nums), _control(run)), sep='\n')
+    point, nums = _split_point(here)  # cell 9's rule on this run, then the control, one line before the answer
+    rule = t('verdict.answer_join').join(filter(None, (t('graph.answer.vs', **nums), t(f'graph.answer.{point}', **nums),
+                                                       _control(run))))
+    print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], rule, verdict.answer(net), sep='\n')
 
 
 def wrong_sum_answer(g, caught: bool, guess=None):
@@ -367,9 +368,8 @@ def show_dag(ex, guess_ms=None):
         ready = [(i, a, b) for i, a, b, r in ex.waits() if r]  # between tasks: waiting for inputs, then idle with them
         per = {i: verdict.num(took, 'ms') for i, (took, *_) in enumerate(ex.per_task() or [])}  # each lane's speed
         draw_timeline(events, ax=axes[1], rows={row[lane]: style.lane_role(i) for i, lane in enumerate(ex.lanes)},
-                      row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'),
-                                                             alone=verdict.num(1 / ex.speeds[lane], 'ms'))
-                                  for i, lane in enumerate(ex.lanes)},
+                      row_labels={row[lane]: style.plot_text('graph.dag_row', lane=row[lane], took=per.get(i, '?'))
+                                  for i, lane in enumerate(ex.lanes)},  # its time alone: the printed line, the answer
                       title=style.plot_text(f"graph.title_dag_trace.{'traced' if 'gpu' in kinds else 'median'}"))
         scale = style.time_unit(max(e['end'] for e in events))[1]
         for i, a, b in ready:  # darker: the task's inputs were there, the lane had not started it
