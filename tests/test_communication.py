@@ -71,11 +71,14 @@ def test_run_and_copy_fills_the_buffers_and_the_control_returns_the_products():
     lane = cpu_lanes()[0]
     x, w = tracing.operands(lane)
     ref = tracing.reference(x, w)
-    for fn in (lambda b: copying.run_and_copy(x, w, b, lane), lambda b: copying.run_then_copy(x, w, b)):
+    for fn in (lambda b: copying.run_and_copy(x, w, b, lane), lambda b: copying.in_order(x, w, b)):
         buffers = tracing.host_buffers(lane, 3)
         assert fn(buffers) is buffers and all(torch.allclose(b.double(), ref, rtol=1e-4) for b in buffers)
-    ys = copying.products_beside_copies(x, w, tracing.host_buffers(lane, 3), lane)
-    assert len(ys) == 3 and all(torch.allclose(y.double(), ref, rtol=1e-4) for y in ys)
+    # products alone and the control free each product once made, as run_and_copy once copied: the last is kept
+    for ys in (copying.products(x, w, 3), copying.products_beside_copies(x, w, tracing.host_buffers(lane, 3), lane)):
+        assert len(ys) == 1 and torch.allclose(ys[0].double(), ref, rtol=1e-4)
+    ways = copying.ways(lane, copying.run_and_copy)  # the figure's rows, in its order
+    assert list(ways.variants) == ['in_order', 'run', 'copy', 'beside_copies', 'overlapped']
 
 
 @pytest.mark.skipif(not hasattr(os, 'sched_setaffinity') or len(os.sched_getaffinity(0)) < 2, reason='needs 2 cores')
@@ -175,89 +178,32 @@ def _comparison(**times):
     return Comparison({k: Measurement(k, v) for k, v in times.items()})
 
 
-def test_prediction_and_measured_lines():
-    predicted = {'run': 0.0052, 'run_then_copy': 0.0088, 'overlapped': 0.0054}
-    c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097],
-                    overlapped=[0.0060, 0.0061, 0.0062, 0.0063], copy=[0.0035, 0.0036, 0.0036, 0.0037])
+def test_measured_lines_bounds_and_worked_answer():
+    c = _comparison(in_order=[0.0094, 0.0095, 0.0096, 0.0097], run=[0.005, 0.0051, 0.0052, 0.0053],
+                    copy=[0.0035, 0.0036, 0.0036, 0.0037], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
+                    overlapped=[0.0060, 0.0061, 0.0062, 0.0063])
+    assert show.bounds(c) == pytest.approx((0.00515, 0.00875))  # max(products, copies) and their sum
     with using_language('en'):
-        # the guess beside run_and_copy's prediction and measurement, then the one verdict line: against the baseline,
-        # run then copy as measured (a measurement, not a sum)
-        assert show.measured_text(c, predicted, 5.0) == (
-            'your guess 5.00 ms · predicted 5.40 ms · measured 6.15 ms\n'
-            'run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less time)')
-        # without a guess only the verdict line: no blank line, nothing that nags or gives the prediction away
-        assert show.measured_text(c, predicted) == ('run_and_copy 6.15 ms vs run then copy 9.55 ms: faster (36% less '
-                                                    'time)')
-    with using_language('zh'):
-        assert show.measured_text(c, predicted, 5.0).split('\n') == [
-            '你的猜测5.00毫秒，预测5.40毫秒，实测6.15毫秒',
-            '边计算边复制6.15毫秒，先计算后复制9.55毫秒：更快（执行时间少36%）']
-    fig = show.plot_measured(c, predicted, guess=5.0)  # ms, as printed; the measured rows only (no computed sum)
-    assert len(fig.axes[0].get_yticklabels()) == 4
-
-
-def test_the_control_is_a_row_of_the_measurement_and_the_worked_line_uses_it():
-    from d2l_ext.communication import expected_slowed
-    assert expected_slowed(0.004, 0.002, 0.5) == pytest.approx(0.005)  # r = 0.5: half the copies' time lost
-    assert expected_slowed(0.004, 0.002, 1.0, iters=10) == pytest.approx(0.0042)  # r = 1: the engine's formula
-    predicted = {'run': 0.0052, 'beside_copies': 0.0052, 'run_then_copy': 0.0088, 'overlapped': 0.0054}
-    c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
-                    run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
-                    copy=[0.0035, 0.0036, 0.0036, 0.0037])
-    with using_language('en'):
-        # r follows the rule: run / control only where the rule finds the control slower, printed before the guess,
-        # with the guess's three inputs in one line (one verdict line a measuring cell)
-        assert show.control_r(c) == pytest.approx(0.00515 / 0.00715)
+        # the guess's inputs before it: copies alone, then the control against products alone by the rule
         assert show.rates_text(c) == ('copies alone 3.60 ms; the control 7.15 ms vs products alone 5.15 ms: slower '
-                                      '(39% more time), so r = 5.15 ms / 7.15 ms = 0.72')
-        slowed = {**predicted, 'overlapped': expected_slowed(c.measurements['run'].median,
-                                                             c.measurements['copy'].median, show.control_r(c), 10)}
-        # the estimate worked from the medians, then the worked answer: time against time, the run against the
-        # estimate by the rule (a repeat of one); no shares (the estimate's share is r by construction)
-        assert show.measured_answer(c, slowed) == (
-            'Estimate: 5.15 + 3.60 × (1 − 0.72) = 6.16 ms.\nWorked answer: run_and_copy 7.55 ms vs the estimate 6.16 '
-            'ms: slower (23% more time), so the estimate missed.')
-        # where the copy engine's formula is larger (no slowdown, as on a GPU), the answer names that floor instead
-        assert show.measured_answer(c, {'overlapped': 0.007}).startswith(
-            'Estimate: max(products alone, copies alone) + min(one product, one copy) = 7.00 ms.')
-        held = _comparison(**{k: list(m.times) for k, m in c.measurements.items()})
-        held.measurements['overlapped'] = Measurement('overlapped', [0.0060, 0.0061, 0.0062, 0.0063])
-        assert show.measured_answer(held, slowed).endswith(
-            'Worked answer: run_and_copy 6.15 ms vs the estimate 6.16 ms: no clear difference (medians within 5%).')
-        held.measurements['overlapped'] = Measurement('overlapped', [0.0058, 0.0062, 0.0085, 0.0091])
-        assert show.measured_answer(held, slowed).endswith(
-            'Worked answer: run_and_copy 7.35 ms vs the estimate 6.16 ms: no clear difference.')  # a number has no box
-        assert 'hid' not in show.measured_answer(held, slowed)
-        # missed, and run_and_copy vs the control by the rule: what the two totals show, no cause
-        held.measurements['overlapped'] = Measurement('overlapped', [0.0070, 0.0071, 0.0072, 0.0073])
-        assert show.measured_answer(held, slowed).split('\n')[1] == (
-            'run_and_copy 7.15 ms vs the control 7.15 ms: no clear difference (medians within 5%).')
-        # a control the rule cannot tell from products alone: r = 1, said so, and the floor is the estimate
-        c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0049, 0.0051, 0.0062, 0.0066],
-                        run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
-                        copy=[0.0035, 0.0036, 0.0036, 0.0037])
-        assert show.control_r(c) == 1.0 and show.rates_text(c).endswith(
-            'the control 5.65 ms vs products alone 5.15 ms: no clear difference (grey boxes overlap), so r = 1')
-        floor = expected_slowed(0.00515, 0.0036, 1.0, 10)
-        assert show.measured_answer(c, {'overlapped': floor}).startswith(
-            'Estimate: max(products alone, copies alone) + min(one product, one copy) = 5.51 ms.')
-        c = _comparison(run=[0.005, 0.0051, 0.0052, 0.0053], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
-                        run_then_copy=[0.0094, 0.0095, 0.0096, 0.0097], overlapped=[0.0074, 0.0075, 0.0076, 0.0077],
-                        copy=[0.0035, 0.0036, 0.0036, 0.0037])
-    with using_language('zh'):
-        assert show.measured_answer(c, slowed) == (
-            '估计：5.15 + 3.60 × (1 − 0.72) = 6.16毫秒。\n'
-            '参考答案：边计算边复制7.55毫秒，估计6.16毫秒：更慢（执行时间多23%），估计不成立。')
-        assert show.rates_text(c) == (
-            '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（执行时间多39%），'
-            '所以r = 5.15毫秒 / 7.15毫秒 = 0.72')
-    with using_language('en'):
-        fig = show.plot_measured(c, predicted)
-    assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][:2] == [
-        'products alone', 'control: products while a thread copies nonstop']
-    # the hatched bars say what they are (a model, from the medians printed above); the control's is named at its end
+                                      '(39% more time)')
+        # the one verdict line: against the baseline, in order, as measured
+        assert show.measured_text(c) == 'run_and_copy 6.15 ms vs in order 9.55 ms: faster (36% less time)'
+        # the worked answer: against its floor (the longer of products and copies alone), then the copy time hidden
+        assert show.measured_answer(c) == (
+            'Worked answer: run_and_copy 6.15 ms vs products alone 5.15 ms: slower (19% more time). run_and_copy took '
+            '6.15 ms vs in order 9.55 ms, faster (36% less time): it hid 94% of the copy time.')
+        fig = show.plot_measured(c, guess=5.0)  # ms, as printed
+    assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()] == [
+        'in order', 'products alone', 'copies alone', 'control: products while a thread copies nonstop', 'run_and_copy']
+    # both bounds hatched under run_and_copy and named at their ends; the hatched bars say they are a model
+    assert [tx.get_text() for tx in fig.axes[0].texts] == [' max(products, copies)', ' products + copies']
     assert 'model: from the medians printed above' in [tx.get_text() for tx in fig.axes[0].get_legend().get_texts()]
-    assert [tx.get_text() for tx in fig.axes[0].texts] == [' model: products alone, not slowed']
+    with using_language('zh'):
+        assert show.measured_text(c) == '边计算边复制6.15毫秒，依次计算和复制9.55毫秒：更快（执行时间少36%）'
+        assert show.measured_answer(c).startswith(
+            '参考答案：边计算边复制6.15毫秒，只做乘法5.15毫秒：更慢（执行时间多19%）。')
+        assert show.rates_text(c) == '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（执行时间多39%）'
 
 
 def test_recorded_lines_come_from_the_recording(rec):
@@ -417,40 +363,35 @@ def test_short_bars_with_room_are_drawn_wider_and_touching_ones_are_not():
     assert ends(widened(touching, 0.2)) == pytest.approx([0.0, 0.1, 0.1, 0.25]) and widened(lone, 0.05) == lone
 
 
-def test_profile_table_counts_each_operator():
-    # the table answers exercise 4: which operators ran, how often, their self times
-    rows = [SimpleNamespace(key='aten::mm', self_device_time_total=131e3, count=10),
-            SimpleNamespace(key='aten::copy_', self_device_time_total=57.9e3, count=10),
-            SimpleNamespace(key='Memcpy DtoH (Device -> Pinned)', self_device_time_total=57.9e3, count=10)]
-    prof = SimpleNamespace(key_averages=lambda: rows)
+def test_profile_table_lists_each_way_and_the_answer_counts_the_copies():
+    # exercise 4: which operators each profile lists and how often; run_and_copy's copies missing on a CPU
+    mm, copy = (SimpleNamespace(key=k, self_cpu_time_total=v, count=20) for k, v in (('aten::mm', 5e3), ('aten::copy_',
+                                                                                                          3e3)))
+    tiny = SimpleNamespace(key='aten::resolve_conj', self_cpu_time_total=9.0, count=60)
+    profs = {'overlapped': SimpleNamespace(key_averages=lambda: [mm, tiny]),
+             'in_order': SimpleNamespace(key_averages=lambda: [mm, copy, tiny])}
     with using_language('en'):
-        frame = show.profile_frame(prof, gpu=True)
-        assert list(frame['operator'])[0] == 'aten::mm' and len(frame) == 3
-        assert list(frame['self time (ms)'])[0] == 131.0 and list(frame['calls']) == [10, 10, 10]
-        assert list(frame['share of all self time']) == ['53%', '23%', '23%']  # exercise 4's prediction, checked
-        guessed = show.profile_frame(prof, gpu=True, guess=0.3)  # the learner's share beside the copy rows
-        assert list(guessed['your guess']) == ['', '30%', '30%'] and 'your guess' not in frame
-        tiny = SimpleNamespace(key_averages=lambda: rows + [SimpleNamespace(key='aten::resolve_conj',
-                                                                            self_device_time_total=9.0, count=60)])
-        assert 'aten::resolve_conj' not in list(show.profile_frame(tiny, gpu=True)['operator'])  # under 1%: left out
-        # exercise 4's worked answer: the copy rows' share of this run's self time, then the medians' prediction
-        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}) == (
-            'Worked answer: one profiled run: aten::copy_ + Memcpy DtoH (Device -> Pinned) took 47% of all self time; '
-            'predicted from the medians: copies alone / (products alone + copies alone) = 5.79 ms / 18.9 ms = 31%.')
-        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).endswith(  # beside the guess
-            '= 31%. Your guess: 30%.')
+        frame = show.profile_frame(profs, gpu=False)
+        assert list(frame.columns) == ['way', 'operator', 'calls', 'self time (ms)']
+        assert list(frame['way']) == ['run_and_copy', 'in order', 'in order'] and list(frame['calls']) == [20] * 3
+        assert list(frame['operator']) == ['aten::mm', 'aten::mm', 'aten::copy_']  # under 1%: left out
+        assert show.profile_answer(profs, False, 20, 20) == (
+            'Worked answer: the profile of run_and_copy lists 0 of its 20 copies; the control, in order, 20 of 20. A '
+            'CPU profile records only the thread that starts it; the copies ran in another. Your guess: 20.')
+        # a GPU profile lists the copies of both: no cause to name
+        both = {'overlapped': profs['in_order'], 'in_order': profs['in_order']}
+        assert show.profile_answer(both, True, 20) == (
+            'Worked answer: the profile of run_and_copy lists 20 of its 20 copies; the control, in order, 20 of 20.')
     with using_language('zh'):
-        assert list(show.profile_frame(prof, gpu=True).columns) == ['运算符', '调用次数', '自身时间（毫秒）',
-                                                                    '占全部自身时间的比例']
-        assert show.profile_answer(prof, True, {'run': 0.0131, 'copy': 0.00579}, 0.3).startswith(  # d2l-zh's wording
-            '参考答案：分析一次运行：aten::copy_ + Memcpy DtoH (Device -> Pinned)的自身时间占全部自身时间的47%；')
+        assert list(show.profile_frame(profs, gpu=False).columns) == ['方式', '运算符', '调用次数', '自身时间（毫秒）']
+        assert show.profile_answer(profs, False, 20).startswith('参考答案：边计算边复制的20次复制，分析器列出0次；')
 
 
 def test_profile_frame_shortens_kernel_names():
     long = 'sm80_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x16_stage4_warpsize2x2x1_tensor'
     prof = SimpleNamespace(key_averages=lambda: [SimpleNamespace(key=long, self_device_time_total=1e3)])
     with using_language('en'):
-        name = list(show.profile_frame(prof, gpu=True)['operator'])[0]
+        name = list(show.profile_frame({'overlapped': prof}, gpu=True)['operator'])[0]
     assert len(name) <= 32 and name.startswith('sm80_xmma_gemm') and name.endswith('…')
 
 
@@ -501,9 +442,9 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     cells = jupytext.read(SRC).cells
     code = [c for c in cells if c.cell_type == 'code']
     profile = next(c for c in code if 'profile(activities=activities)' in c.source)
-    # exercise 4: the share guessed (0-1) in the cell before; the open cell's table shows it beside the measured share
-    assert 'my_guess_share = None  # 0-1' in code[code.index(profile) - 1].source
-    assert 'show.profile_frame(prof, GPU, my_guess_share)' in profile.source and 'jupyter' not in profile.metadata
+    # exercise 4: the copies guessed (a count) in the cell before; the open cell's table lists each way's operators
+    assert 'my_guess_copies = None' in code[code.index(profile) - 1].source
+    assert 'show.profile_frame(profs, GPU)' in profile.source and 'jupyter' not in profile.metadata
     for marker in ('print(show.measured_answer', 'print(show.recorded_answer', 'show.exercise_three_text(ex3)',
                    'print(show.profile_answer', '#@source d2l_ext.communication.copying.run_and_copy'):
         hidden = next(c for c in code if marker in c.source)
@@ -511,7 +452,7 @@ def test_answers_are_hidden_and_the_guesses_carry_their_unit():
     guess = next(i for i, c in enumerate(code) if 'my_guess = None  # ms:' in c.source)  # the unit rates_text prints
     measured = next(i for i, c in enumerate(code) if 'show.measured_text' in c.source)
     assert '#zh: 毫秒' in code[guess].source and guess < measured  # the guess is written before the prediction shows
-    assert 'show.plot_measured(measured, predicted, guess=my_guess' in code[measured].source
+    assert 'show.plot_measured(measured, guess=my_guess' in code[measured].source
     # the GPU picture comes first and open: guessed (ms) before it shows, drawn before the ingredients and Build it
     recorded = next(i for i, c in enumerate(code) if 'show.plot_recorded(rec, my_guess)' in c.source)
     shares = next(i for i, c in enumerate(code) if 'my_guess = (None, None)  # ms, the total of each way' in c.source)

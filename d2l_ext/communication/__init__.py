@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..profiling import no_profiler_chatter
 from ..workers import dispatch, shutdown
-from .core import CommResult, CommRow, copy_overlap, copy_thread_rule, expected_overlap, expected_slowed, measure_comm
+from .core import CommResult, CommRow, copy_overlap, copy_thread_rule, expected_overlap, measure_comm
 from .evidence import (
     TIMELINE_PLANS,
     CommTimeline,
@@ -17,8 +17,8 @@ from .evidence import (
 )
 
 __all__ = ['CommResult', 'CommRow', 'CommTimeline', 'ExerciseThreeResult', 'FirstCopyResult', 'TIMELINE_PLANS', 'comm',
-           'comm_timelines', 'copy_overlap', 'copy_thread_rule', 'exercise_three', 'expected_overlap',
-           'expected_slowed', 'first_copy', 'no_profiler_chatter']
+           'comm_timelines', 'copy_overlap', 'copy_thread_rule', 'exercise_three', 'expected_overlap', 'first_copy',
+           'no_profiler_chatter']
 
 
 def comm(framework: str = 'torch', size=None, iters=None, repeats: int = 5, progress=None, plan: dict | None = None,

@@ -43,13 +43,6 @@ def expected_overlap(run: float, copy: float, rule: str, threads: int = 1, iters
     return run + copy
 
 
-def expected_slowed(run: float, copy: float, r: float = 1.0, iters: int | None = None) -> float:
-    """run_and_copy's time when the products keep the share r of their speed while copies run (13.3.2's CPU stand-in):
-    beside the copies they do r x copy of their work, so that much hides: run + copy x (1 - r); at least the copy
-    engine's formula (expected_overlap 'separate'). r comes from the control (display.communication.control_r)."""
-    return max(expected_overlap(run, copy, 'separate', iters=iters), run + copy * (1 - r))
-
-
 def predicted_overlap(product_s: float, copy_s: float, iters: int) -> float:
     """Closed form: copy i runs beside product i + 1, so every copy but the last overlaps, for min(product, copy)."""
     return (iters - 1) * min(product_s, copy_s) / (iters * copy_s) if iters >= 1 and copy_s > 0 else 0.0

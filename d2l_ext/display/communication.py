@@ -11,6 +11,7 @@ from .parallel import variant_name
 from .repeats import plot_repeats
 
 REASONS = ('communication.first_copy.no_gpu',)  # keys a FirstCopyResult's reason can hold
+KEYS = ('run', 'copy', 'in_order', 'overlapped', 'run_then_copy', 'added', 'together')  # the rows _word names
 MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: copy_to_cpu(y, non_blocking=True)',
          'pinned, preallocated, same stream', 'pinned, preallocated, copy stream + events')  # CommRow.mode values
 BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
@@ -32,18 +33,11 @@ def copied_text(ys, ys_cpu) -> str:
     return t('communication.book.not_copied' if same else 'communication.book.copied')
 
 
-def control_r(comparison) -> float:
-    """r: products alone / the control (medians) where the rule finds the control slower, else 1 (no slowdown seen)."""
-    run, ctrl = comparison.measurements['run'], comparison.measurements['beside_copies']
-    return run.median / ctrl.median if verdict.compare(ctrl, run) == 'slower' else 1.0
-
-
 def rates_text(comparison) -> str:
-    """The guess's three inputs in one line (ms): copies alone, the control vs products alone by the rule, and r."""
-    (m, num), r = (comparison.measurements, lambda v: verdict.num(v, 'ms')), control_r(comparison)
-    run, ctrl = m['run'], m['beside_copies']
-    return t('communication.rates', copy=num(m['copy'].median), r=f'{num(run.median)} / {num(ctrl.median)} = {r:.2f}'
-             if r < 1 else '1', line=verdict.line(t('communication.control'), ctrl, _word('run'), run, 'ms'))
+    """The guess's inputs in one line (ms): copies alone, then the control against products alone by the rule."""
+    m = comparison.measurements
+    return t('communication.rates', copy=verdict.num(m['copy'].median, 'ms'), line=verdict.line(
+        t('communication.control'), m['beside_copies'], _word('run'), m['run'], 'ms'))
 
 
 def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
@@ -53,42 +47,51 @@ def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
     return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c) + by
 
 
-def plot_measured(comparison, predicted: dict, guess=None, title=None):
-    """Every repeat of each way (the baseline: run then copy, measured), grey boxes, predictions hatched, the guess."""
+def bounds(comparison) -> tuple[float, float]:
+    """run_and_copy's hatched bars (s): max(products alone, copies alone), every copy hidden, and their sum, none."""
+    run, copy = (comparison.measurements[k].median for k in ('run', 'copy'))
+    return max(run, copy), run + copy
+
+
+def plot_measured(comparison, guess=None, title=None):
+    """Every repeat of each way (the baseline: in order, measured), grey boxes; under run_and_copy its two bounds
+    hatched and named at their ends; the guess (ms) a diamond."""
     names = {k: _name(k) for k in comparison.measurements}
     times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
-    mine = {names['overlapped']: guess / 1e3} if guess is not None and 'overlapped' in names else None
-    fig = plot_repeats(times, predicted={names[k]: v for k, v in predicted.items() if k in names}, guess=mine,
-                       unit='ms', halves=True, title=title or style.plot_text('communication.measured_title'),
+    (low, high), way = bounds(comparison), names['overlapped']
+    fig = plot_repeats(times, predicted={way: low}, guess={way: guess and guess / 1e3}, unit='ms', halves=True,
+                       title=title or style.plot_text('communication.measured_title'),
                        predicted_label=style.plot_text('communication.predicted_medians'))
-    if 'beside_copies' in predicted and 'beside_copies' in names:  # the control's hatched bar: products alone
-        fig.axes[0].text(predicted['beside_copies'] * 1e3, list(times).index(names['beside_copies']) + 0.25, ' ' +
-                         style.plot_text('communication.control_model'), va='center', fontsize=style.MIN_FONT_PT)
+    names = [style.plot_text(f'communication.bound.{k}') for k in ('max', 'sum')]
+    return _second_bound(fig, list(times).index(way), low * 1e3, high * 1e3, names)
+
+
+def _second_bound(fig, row: int, low: float, high: float, names):
+    """Under `row` (the last), where plot_repeats hatched `low`, a second hatched bar to `high`; each named at its end
+    (`names`: the two, in the plot language; values in the axis's unit)."""
+    ax, y = fig.axes[0], row + 0.25
+    ax.barh(y + 0.2, high, height=0.13, fill=False, hatch='///', edgecolor=style.color('predicted'), lw=1.5)
+    for x, yy, name in ((low, y, names[0]), (high, y + 0.2, names[1])):
+        ax.text(x, yy, ' ' + name, va='center', fontsize=style.MIN_FONT_PT)
+    ax.set_xlim(0, max(ax.get_xlim()[1], high * 1.35))  # the sum's name fits
+    ax.set_ylim(y + 0.35, -0.5)  # room under the row for the second bar
     return fig
 
 
-def measured_text(comparison, predicted: dict, guess=None) -> str:
-    """The guess (ms) beside run_and_copy's prediction and measurement, then its verdict against run then copy."""
+def measured_text(comparison) -> str:
+    """The one verdict line: run_and_copy against the baseline, in order."""
     m = comparison.measurements
-    return verdict.lines(verdict.guess(guess and guess / 1e3, predicted['overlapped'], m['overlapped'].median, 'ms'),
-                         verdict.line(_word('overlapped'), m['overlapped'], _word('run_then_copy'), m['run_then_copy'],
-                                      'ms'))
+    return verdict.line(_word('overlapped'), m['overlapped'], _word('in_order'), m['in_order'], 'ms')
 
 
-def measured_answer(comparison, predicted: dict) -> str:
-    """The estimate from this run's medians, where it missed the run vs the control, then the worked answer: the run
-    vs the estimate, by the rule."""
-    m, est, way, r = comparison.measurements, predicted['overlapped'], _word('overlapped'), control_r(comparison)
-    (run, copy), (over, ctrl) = (m[k].median for k in ('run', 'copy')), (m[k] for k in ('overlapped', 'beside_copies'))
-    floor, point = est > (run + copy * (1 - r)) * 1.0001, Times('estimate', [est])  # 1 repeat
-    first = t('communication.estimate_floor' if floor else 'communication.estimate', est=verdict.num(est, 'ms'),
-              sum=f'{verdict.sig(run * 1e3)} + {verdict.sig(copy * 1e3)} × (1 − {r:.2f})')
-    pace = (vs := verdict.compare(over, point)) != 'same' and verdict.compare(over, ctrl) == 'same' and t(
-        'communication.plain', line=verdict.line(way, over, t('communication.control'), ctrl, 'ms'))
-    vs_est = verdict.line(way, over, t('communication.the_estimate'), point, 'ms').replace(  # one number: no box
-        t('verdict.same_why', why=t('verdict.why_overlap')), t('verdict.same'))
-    return verdict.lines(first, pace, verdict.answer(t(
-        'communication.plain' if vs == 'same' else 'communication.missed', line=vs_est)))
+def measured_answer(comparison) -> str:
+    """The worked answer: run_and_copy against the longer of products alone and copies alone (its floor), by the
+    rule; then against in order, with the share of the copy time it hid where faster."""
+    m, way = comparison.measurements, _word('overlapped')
+    floor = max(('run', 'copy'), key=lambda k: m[k].median)
+    row = SimpleNamespace(times=m, overlapped=m['overlapped'].median, copy=m['copy'].median)
+    first = t('communication.plain', line=verdict.line(way, m['overlapped'], _word(floor), m[floor], 'ms'))
+    return verdict.answer(first, hidden_sentence(way, row, _word('in_order'), m['in_order']))
 
 
 def _sum(row) -> Times:
@@ -242,13 +245,8 @@ def plot_exercise_three(r, guess=None):
     low, high = (b.median * 1e3 for b in _bounds(r))
     fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low / 1e3},
                        unit='ms', title=style.plot_text('communication.ex3.title'))
-    ax, y = fig.axes[0], len(times) - 0.75  # under together, where plot_repeats drew max(t1, t2)
-    ax.barh(y + 0.2, high, height=0.13, fill=False, hatch='///', edgecolor=style.color('predicted'), lw=1.5)
-    for x, yy, key in ((low, y, 'max'), (high, y + 0.2, 'sum')):
-        ax.text(x, yy, ' ' + style.plot_text(f'communication.ex3.{key}'), va='center', fontsize=style.MIN_FONT_PT)
-    ax.set_xlim(0, max(ax.get_xlim()[1], high * 1.2))  # the sum's name fits
-    ax.set_ylim(y + 0.35, -0.5)  # room under together for the second bar
-    return fig
+    names = [style.plot_text(f'communication.ex3.{k}') for k in ('max', 'sum')]
+    return _second_bound(fig, len(times) - 1, low, high, names)
 
 
 def _self_times(prof, gpu: bool) -> tuple[dict, float]:  # {operator: (self time in s, calls, a copy?)}, their total
@@ -258,25 +256,26 @@ def _self_times(prof, gpu: bool) -> tuple[dict, float]:  # {operator: (self time
     return ops, sum(v[0] for v in ops.values()) or 1.0
 
 
-def profile_frame(prof, gpu: bool, guess=None, rows: int = 8):
-    """The profile's operators by self time with their calls, those under 1% of the total left out (mm's 60
-    resolve_conj checks, a few µs), names cut to 32 characters (GPU kernel names run to a hundred), each one's share of
-    the total (exercise 4's prediction), and the learner's guess beside the copy rows where there is one."""
+def profile_frame(profs: dict, gpu: bool, rows: int = 4):
+    """Per profiled way ({variant key: profile}), its operators by self time with their calls, those under 1% of its
+    total left out (mm's 60 resolve_conj checks, a few µs), names cut to 32 characters (GPU kernel names run to a
+    hundred): whether the copies show is exercise 4's question."""
     import pandas as pd
-    ops, total = _self_times(prof, gpu)
-    ops = sorted(((k, v) for k, v in ops.items() if v[0] >= 0.01 * total), key=lambda kv: -kv[1][0])[:rows]
-    mine = {} if guess is None else {t('style.guess'): [verdict.num(guess, '%') * c for _, (_, _, c) in ops]}
-    return pd.DataFrame({t('communication.profile.col_op'): [k if len(k) <= 32 else k[:31] + '…' for k, _ in ops],
-                         t('communication.profile.col_calls'): [n for _, (_, n, _) in ops],
-                         t('communication.profile.col_ms'): [round(v * 1e3, 3) for _, (v, _, _) in ops],
-                         t('communication.profile.col_share'): [verdict.num(v / total, '%') for _, (v, _, _) in ops],
-                         **mine})
+    table = []
+    for way, prof in profs.items():
+        ops, total = _self_times(prof, gpu)
+        ops = sorted(((k, v) for k, v in ops.items() if v[0] >= 0.01 * total), key=lambda kv: -kv[1][0])[:rows]
+        table += [(_word(way), k if len(k) <= 32 else k[:31] + '…', n, round(v * 1e3, 3)) for k, (v, n, _) in ops]
+    cols = [t(f'communication.profile.col_{c}') for c in ('way', 'op', 'calls', 'ms')]
+    return pd.DataFrame(table, columns=cols)
 
 
-def profile_answer(prof, gpu: bool, seconds: dict, guess=None) -> str:
-    """Exercise 4's worked answer: the copies' share of a profiled run's self time, the medians' share, the guess."""
-    (ops, total), (run, copy), num = _self_times(prof, gpu), (seconds['run'], seconds['copy']), verdict.num
-    share, rows = sum(v for v, _, c in ops.values() if c) / total, ' + '.join(k for k, v in ops.items() if all(v[::2]))
-    return verdict.answer(t('communication.profile.answer', copy=num(copy, 'ms'), both=num(run + copy, 'ms'), pred=num(
-        copy / (run + copy), '%'), ops=rows or 'copy_', share=num(share, '%')), '' if guess is None else t(
-        'communication.profile.guess', guess=num(guess, '%')))
+def profile_answer(profs: dict, gpu: bool, made: int, guess=None) -> str:
+    """Exercise 4's worked answer: how many of the `made` copies each profile lists (run_and_copy's first, then the
+    control's, in order: the calls of the copy operator listed most often); on a CPU, where run_and_copy's are
+    missing and the control's all there, the cause."""
+    (a, pa), (b, pb) = profs.items()
+    na, nb = (max([n for _, n, c in _self_times(p, gpu)[0].values() if c], default=0) for p in (pa, pb))
+    why = t('communication.profile.thread') if not gpu and na == 0 < nb else ''
+    return verdict.answer(t('communication.profile.answer', n=na, m=nb, k=made, way=_word(a), base=_word(b)), why,
+                          '' if guess is None else t('communication.profile.guess', guess=guess))

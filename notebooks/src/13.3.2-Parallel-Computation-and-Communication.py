@@ -174,9 +174,8 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. On a CPU, `x @ w` is computed 20 times (a 700 × 4 matrix times a
-# 4 × 700 one).
-# Write both branches. The CPU branch uses these stand-ins:
+# `lane.threads` a CPU lane's share of the cores. On a CPU the check passes in a 700 × 4 `x`, a 4 × 700 `w` and 20
+# buffers. Write both branches. The CPU branch uses these stand-ins:
 #
 # * a copy thread is the copy stream;
 # * handing each product through a `queue.Queue` is its event and keeps it alive, as `record_stream` does;
@@ -189,8 +188,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，计算 20 次 `x @ w`（700×4 矩阵乘以 4×700 矩阵）。
-# 两个分支都要写。CPU 分支用以下方式代替 GPU 的三个要素：
+# 分到的核心数。在 CPU 上，检查传入 700×4 的 `x`、4×700 的 `w` 和 20 个缓冲区。两个分支都要写。CPU 分支用以下方式代替 GPU 的三个要素：
 #
 # * 复制线程就是复制流；
 # * 把乘积放入 `queue.Queue`，相当于记录事件，并且像 `record_stream` 那样保证复制完成前乘积不被释放；
@@ -222,29 +220,18 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure
 #
-# Without a GPU there is no copy engine; the copy thread has a core of its own. On 2 CPU cores the result varies from
-# run to run: the H200 recording above is the picture. The control row: the same products, timed while a thread copies
-# nonstop. Hatched:
-#
-# * run then copy: products alone + copies alone; the control: products alone;
-# * run_and_copy: $t_\text{run} + (1 - r) \, t_\text{copy}$ (medians), $r = t_\text{run} / t_\text{ctrl}$ (1 where the
-#   rule finds the control not slower). During the copies the products do $r \times t_\text{copy}$ of their work; the
-#   rest follows.
-#
-# Run then copy is the baseline again.
+# Without a GPU there is no copy engine: a copy thread on a core of its own stands in. Here you check that
+# run_and_copy is correct and, with the control, whether a copy thread slows the products; the overlap with a copy
+# engine is the H200 figure above. The control: products alone, timed while a thread copies nonstop. The baseline,
+# *in order*, copies each product as soon as it is made, in one thread. Every row frees each product once it is copied
+# (products alone: once it is made).
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 没有 GPU 时没有复制引擎，复制线程独占一个核心。在两个 CPU 核心上，每次运行的结果都不同；重叠的样子见上面 H200 的
-# 记录。对照行：另一个线程不停地复制时，同样乘法的执行时间。斜线条形是预测：
-#
-# * 先计算后复制：只做乘法与只做复制之和；对照：只做乘法；
-# * 边计算边复制：$t_\text{计算} + (1 - r) \, t_\text{复制}$（中位数），$r = t_\text{计算} / t_\text{对照}$
-#   （按规则对照不比只做乘法慢时$r = 1$）。复制进行的$t_\text{复制}$时间里，乘法只完成$r \times t_\text{复制}$的
-#   工作量，其余的在复制之后完成。
-#
-# 基线仍是先计算后复制。
+# 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。这台机器检查边计算边复制的结果是否正确，并用对照检查复制线程
+# 是否让乘法变慢；有复制引擎时的重叠见上面 H200 的图。对照：另一个线程不停地复制时，只做乘法的执行时间。基线是
+# “依次计算和复制”：在一个线程中，每个乘积算完就复制。每一行都在乘积复制完之后释放它（只做乘法：算完就释放）。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -252,33 +239,32 @@ ways = copying.ways(lane, run_and_copy)  # set-up: the figure's rows on the task
 x, w, buffers, K2 = ways.x, ways.w, ways.buffers, len(ways.buffers)
 measured = d2l_ext.compare(ways.variants, lanes=[lane], repeats=25, check=ways.check)  # interleaved; a copy thread on a core of its own  #zh: 交替计时；复制线程独占一个核心
 alone = measured.medians()  # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
-print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule, and r  #zh: 只做复制；按规则比较对照与只做乘法，以及 r
+print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule  #zh: 只做复制；按规则比较对照与只做乘法
 
 # %% [markdown]
-# From these three times, write your guess for `run_and_copy` (ms) into `my_guess`.
+# From the medians above, run_and_copy takes at least $\max(t_\text{run}, t_\text{copy})$ (every copy hidden) and at
+# most $t_\text{run} + t_\text{copy}$ (none). Where between them will it land? Write your guess (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 根据这三个执行时间，把你对边计算边复制执行时间的猜测（毫秒）写进 `my_guess`。
+# 由上面的中位数，边计算边复制的执行时间至少是$\max(t_\text{计算}, t_\text{复制})$（复制全部被隐藏），至多是
+# $t_\text{计算} + t_\text{复制}$（没有隐藏）。它会落在两者之间的什么位置？把你的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制执行时间的猜测
 
 # %% tags=["nbval-ignore-output"]
-r = show.control_r(measured)  # as printed above  #zh: 与上面打印的相同
-predicted = {'beside_copies': alone['run'], 'run_then_copy': alone['run'] + alone['copy'],
-             'overlapped': comm.expected_slowed(alone['run'], alone['copy'], r, iters=K2)}
 title = show.measured_title(x, w, K2, yours=checked.passed)  # and whose run_and_copy ran  #zh: 以及用的是谁的 run_and_copy
-display(show.plot_measured(measured, predicted, guess=my_guess, title=title))
-print(show.measured_text(measured, predicted, my_guess))
+display(show.plot_measured(measured, guess=my_guess, title=title))  # hatched: max and sum of the medians  #zh: 斜线条形：中位数的 max 与和
+print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（依次计算和复制）
 
 # %% [markdown]
-# **What did this machine show?** Did run_and_copy take as long as the hatched estimate?
+# **What did this machine show?** Where did run_and_copy land between the two bars?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 边计算边复制的执行时间与斜线条形的估计相符吗？
+# **本机的结果如何？** 边计算边复制落在两个斜线条形之间的什么位置？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured, predicted))  # worked answer: the estimate from this run's medians, and the run vs it  #zh: 参考答案：由这次的中位数算出的估计，以及实测与它的比较
+print(show.measured_answer(measured))  # worked answer: vs the longer of products and copies alone, then vs in order  #zh: 参考答案：与只做乘法、只做复制中较长者比较，再与依次计算和复制比较
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -332,8 +318,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
 # computes. Without a GPU both lanes share this CPU's two cores (printed below), with square products: unlike the
-# thin ones above, each copy is small beside its product. Hatched: $\max(t_1, t_2)$ and $t_1 + t_2$. From the times alone, predict
-# "together" (ms) into `my_guess`.
+# thin ones above, each copy is small beside its product. From the times alone, predict "together" (ms) into
+# `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -342,8 +328,7 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
 # 独立地计算。没有 GPU 时，两者共用这个 CPU 的两个核心（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
-# 不同，每次复制相对于它的乘法都很小。斜线条形是$\max(t_1, t_2)$和$t_1+t_2$。根据单独运行的执行时间预测“同时运行”的
-# 执行时间（毫秒），写进 `my_guess`。
+# 不同，每次复制相对于它的乘法都很小。根据单独运行的执行时间预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
@@ -359,18 +344,16 @@ display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 
 print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs t1 + t2, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、t1 + t2
 
 # %% [markdown]
-# **4. Use a profiler.** `torch.profiler` plays the book's Nsight. Without a GPU it profiles `run_then_copy`: a CPU
-# profile records only the thread that starts it. From products alone and copies alone, what share of all self time
-# will `copy_` take? Write it (0-1) into `my_guess_share`.
+# **4. Use a profiler.** `torch.profiler` plays the book's Nsight: it profiles run_and_copy and, as the control, in
+# order. Each makes 20 copies. How many will the profile of run_and_copy list? Write it into `my_guess_copies`.
 
 # %% [markdown] lang="zh"
-# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色。
-# CPU 上的分析器只记录启动它的线程，所以没有 GPU 时这里分析 `run_then_copy`（重叠见上面 H200 的图）。
-# 根据只做乘法和只做复制的执行时间预测：`copy_` 的自身时间会占全部自身时间的多大比例？把它（0 到 1）写进
-# `my_guess_share`。
+# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色，
+# 分析边计算边复制，并以依次计算和复制作为对照。两者都复制 20 次。分析边计算边复制时，分析器会列出几次复制？
+# 把它写进 `my_guess_copies`。
 
 # %%
-my_guess_share = None  # 0-1: copy_'s share of all self time  #zh: 0 到 1：copy_的自身时间占全部自身时间的比例
+my_guess_copies = None  # of run_and_copy's 20 copies, how many the profile lists  #zh: 边计算边复制的 20 次复制中，分析器列出几次
 
 # %% tags=["nbval-ignore-output"]
 import pathlib
@@ -379,19 +362,20 @@ import tempfile
 from torch.profiler import ProfilerActivity, profile
 
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
-name = 'run_and_copy' if GPU else 'run_then_copy'
-work = (lambda: copying.run_and_copy(x, w, buffers, lane)) if GPU else (lambda: copying.run_then_copy(x, w, buffers))
-with comm.no_profiler_chatter(), profile(activities=activities) as prof:
-    work()
-    d2l_ext.wait_for_lanes([lane])
-trace = pathlib.Path(tempfile.gettempdir()) / f'{name}_trace.json'
-prof.export_chrome_trace(str(trace))
+profiled = {'overlapped': lambda: run_and_copy(x, w, buffers, lane), 'in_order': lambda: copying.in_order(x, w, buffers)}
+profs = {}
+for way, work in profiled.items():  # run_and_copy, then the control  #zh: 先是边计算边复制，然后是对照
+    with comm.no_profiler_chatter(), profile(activities=activities) as profs[way]:
+        work()
+        d2l_ext.wait_for_lanes([lane])
+trace = pathlib.Path(tempfile.gettempdir()) / 'run_and_copy_trace.json'
+profs['overlapped'].export_chrome_trace(str(trace))
 print(f'trace saved to {trace}: open it at ui.perfetto.dev')
-display(show.profile_frame(prof, GPU, my_guess_share))
+display(show.profile_frame(profs, GPU))
 #zh-str: {'trace saved to {trace}: open it at ui.perfetto.dev': '跟踪文件已保存到{trace}：在ui.perfetto.dev中打开'}
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.profile_answer(prof, GPU, alone, my_guess_share))  # worked answer: the share of the medians, then of one profiled run  #zh: 参考答案：中位数之比，然后是分析一次运行所得的比例
+print(show.profile_answer(profs, GPU, K2, my_guess_copies))  # worked answer: the copies each profile lists  #zh: 参考答案：每个分析结果列出的复制次数
 
 # %% [markdown]
 # ## Remember

@@ -2,7 +2,7 @@
 MESSAGES = {
     'communication.variant.run': 'products alone',
     'communication.variant.copy': 'copies alone',
-    'communication.variant.run_then_copy': 'run then copy',
+    'communication.variant.run_then_copy': 'run then copy', 'communication.variant.in_order': 'in order',
     'communication.variant.overlapped': 'run_and_copy',
     'communication.variant.overlapped.separate': 'copy stream + events',
     'communication.variant.overlapped.one_stream': 'one stream',
@@ -30,7 +30,7 @@ MESSAGES = {
     'communication.legend.copy_cpu': 'copy into a buffer',
     'communication.book.not_copied': "y.to('cpu') returned y itself: nothing was copied.",
     'communication.book.copied': 'Copied: new host tensors.',
-    'communication.rates': 'copies alone {copy}; {line}, so r = {r}', 'communication.what': 'this run',
+    'communication.rates': 'copies alone {copy}; {line}', 'communication.what': 'this run',
     'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
     'communication.by_yours': 'your run_and_copy (its check passed)',
     'communication.by_ours': "the package's run_and_copy (yours has not passed yet)",
@@ -61,14 +61,12 @@ MESSAGES = {
     'communication.profile.col_ms': 'self time (ms)',
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': 'threads on lane 0: {t0} computing, 1 copying; on lane 1: {t1} computing',
-    'communication.estimate': 'Estimate: {sum} = {est}.', 'communication.the_estimate': 'the estimate',
-    'communication.estimate_floor': 'Estimate: max(products alone, copies alone) + min(one product, one copy) = {est}.',
-    'communication.missed': '{line}, so the estimate missed.', 'communication.profile.guess': 'Your guess: {guess}.',
+    'communication.bound.max': 'max(products, copies)', 'communication.bound.sum': 'products + copies',
+    'communication.profile.thread': 'A CPU profile records only the thread that starts it; the copies ran in another.',
+    'communication.profile.col_way': 'way', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
     'communication.plain': '{line}.',
-    'communication.profile.answer': ('one profiled run: {ops} took {share} of all self time; predicted from the '
-                                     'medians: copies alone / (products alone + copies alone) = {copy} / {both} = '
-                                     '{pred}.'),
-    'communication.control_model': 'model: products alone, not slowed',
-    'communication.profile.col_calls': 'calls', 'communication.profile.col_share': 'share of all self time',
+    'communication.profile.answer': ('the profile of {way} lists {n} of its {k} copies; the control, {base}, {m} of '
+                                     '{k}.'),
+    'communication.profile.col_calls': 'calls',
 }
