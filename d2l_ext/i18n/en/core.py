@@ -33,7 +33,7 @@ MESSAGES = {
     'core.unknown_lane': "lane {lane} does not exist here for {framework}; this machine's lanes are: {names}",
     'core.lane_twice': 'lane {lane} is named twice: name each lane once',
     'core.no_lane': 'name at least one lane: {names}',
-    'core.mismatch': '{what}: relative error {error:.2e} exceeds {tol:.0e}: the timed computation is wrong',
+    'core.mismatch': '{what}: relative error {error:.2e} exceeds {tol:.0e}: the result is wrong',
     'core.worker_not_framework': 'worker {worker} does not run {framework}',
     'core.worker_failed': (
         'the {framework} worker process stopped before it finished (killed, crashed or out of memory); '

@@ -32,7 +32,7 @@ MESSAGES = {
     'core.unknown_lane': '这台机器上 {framework} 没有计算资源 {lane}；现有的计算资源是：{names}',
     'core.lane_twice': '计算资源 {lane} 被指定了两次：每个计算资源只能指定一次',
     'core.no_lane': '请至少指定一个计算资源：{names}',
-    'core.mismatch': '{what}：相对误差 {error:.2e} 超过 {tol:.0e}，计时的计算返回了错误的结果',
+    'core.mismatch': '{what}：相对误差 {error:.2e} 超过 {tol:.0e}，结果不对',
     'core.worker_not_framework': '工作进程 {worker} 不运行 {framework}',
     'core.worker_failed': ('{framework} 工作进程在完成之前停止了（被终止或崩溃，可能是内存不足）；'
                            '下次运行会启动一个新的工作进程'),
