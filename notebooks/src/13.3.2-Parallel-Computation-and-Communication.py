@@ -242,12 +242,12 @@ alone = measured.medians()  # the prediction's inputs: products alone, copies al
 print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule  #zh: 只做复制；按规则比较对照与只做乘法
 
 # %% [markdown]
-# From the medians above, run_and_copy takes at least $\max(t_\text{run}, t_\text{copy})$ (every copy hidden) and at
-# most $t_\text{run} + t_\text{copy}$ (none). Where between them will it land? Write your guess (ms) into `my_guess`.
+# From the medians above: with every copy hidden, run_and_copy would take $\max(t_\text{run}, t_\text{copy})$; with
+# none hidden, $t_\text{run} + t_\text{copy}$. Where will it land? Write your guess (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 由上面的中位数，边计算边复制的执行时间至少是$\max(t_\text{计算}, t_\text{复制})$（复制全部被隐藏），至多是
-# $t_\text{计算} + t_\text{复制}$（没有隐藏）。它会落在两者之间的什么位置？把你的猜测（毫秒）写进 `my_guess`。
+# 由上面的中位数：如果复制全部被隐藏，边计算边复制的执行时间是$\max(t_\text{计算}, t_\text{复制})$；如果完全没有隐藏，
+# 则是$t_\text{计算} + t_\text{复制}$。它会落在什么位置？把你的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制执行时间的猜测
@@ -258,10 +258,10 @@ display(show.plot_measured(measured, guess=my_guess, title=title))  # hatched: m
 print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（依次计算和复制）
 
 # %% [markdown]
-# **What did this machine show?** Where did run_and_copy land between the two bars?
+# **What did this machine show?** Where did run_and_copy land against the two bars?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 边计算边复制落在两个斜线条形之间的什么位置？
+# **本机的结果如何？** 与两个斜线条形相比，边计算边复制落在什么位置？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.measured_answer(measured))  # worked answer: vs the longer of products and copies alone, then vs in order  #zh: 参考答案：与只做乘法、只做复制中较长者比较，再与依次计算和复制比较
