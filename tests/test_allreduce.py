@@ -37,8 +37,8 @@ def tiny_run(tmp_path_factory):
 def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     r = tiny_run
     ids = [v.id for v in r.versions]
-    assert ids == ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'kept', 'buckets_kept', 'ddp-0.001',
-                   'ddp-1']
+    assert ids == ['backward', 'allreduce', 'serial', 'flat', 'hooks', 'buckets', 'kept', 'buckets_kept', 'beside',
+                   'ddp-0.001', 'ddp-1']
     assert (r.version('kept').label, r.version('buckets_kept').label) == ('(b), buffer kept', '(d), buffers kept')
     assert r.tolerance == tolerance(2, 32)
     for v in r.versions:
@@ -49,7 +49,7 @@ def test_three_versions_match_one_process_on_the_whole_minibatch(tiny_run):
     d = r.to_dict()
     json.dumps(d)
     assert 'hidden_fraction' not in d and set(d['overlap']) == {'serial', 'flat', 'kept', 'hooks', 'buckets',
-                                                                 'buckets_kept', 'ddp-0.001', 'ddp-1'}
+                                                                 'buckets_kept', 'beside', 'ddp-0.001', 'ddp-1'}
     assert all(os.path.exists(p) for paths in r.traces.values() for p in paths)
     roles = {e['role'] for e in r.events['hooks']}
     assert {'backward', 'allreduce', 'optimizer'} <= roles
@@ -97,7 +97,7 @@ def summed(model, X, y, optimizer):
 def test_a_step_from_a_notebook_cell_runs_as_shown_and_a_wrong_one_stops_the_run():
     summed = _notebook_function(FORGETS_TO_AVERAGE, 'summed')
     assert make_plan(steps={'summed': summed}, **TINY).steps['summed'][0] == 'source'
-    with pytest.raises(ResultMismatch, match='summed on process . applied a wrong gradient: relative error 1.00e'):
+    with pytest.raises(ResultMismatch, match='summed, process .: wrong gradient, relative error 1.00e'):
         run_allreduce(world_size=2, steps={'summed': summed}, **TINY)
     assert not spawned_children()
 

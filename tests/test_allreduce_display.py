@@ -16,7 +16,7 @@ TENSORS = [4096, LAYER] * 6  # backward order: each layer's bias, then its weigh
 
 
 def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_shared=0.02, slow=0.06, cores=2,
-         alone_span=0.05, serial_span=0.05):
+         alone_span=0.05, serial_span=0.05, beside=None):
     """A result with three repeats per version around the given medians and one profiled step per process."""
     def v(vid, median, mb=None, calls=12, comm=0.04, shared=0.0, span=0.05):
         stats = [[{'comm': comm, 'shared': shared, 'calls': calls, 'backward': span}] for _ in range(2)]
@@ -27,6 +27,7 @@ def fake(serial=0.14, hooks=0.13, ddp=0.12, backward=0.10, spread=0.001, hooks_s
                 v('kept', serial - 0.02, calls=1, comm=0.035),
                 v('hooks', hooks, shared=hooks_shared, span=slow), v('buckets', hooks, calls=6, shared=0.03),
                 v('ddp-1', ddp, 1.0, calls=6, shared=0.03), v('ddp-25', serial - 0.004, 25.0, calls=1)]
+    versions += [v('beside', serial, span=beside)] if beside else []  # (c)'s control: gloo busy beside backward
     grad = sum(TENSORS)
     pred = Prediction.from_measurements(2, grad, 4 * grad, [0.12, 0.12], backward, [0.04], TENSORS, 0.05)
     spans = (('compute', 'backward', 0.0, 0.10), ('allreduce', 'allreduce', 0.03, 0.12),
@@ -61,25 +62,29 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
     assert [x for x, _ in diamond] == [pytest.approx(90.0)]
 
 
-def test_exercise_1_reads_backward_in_c_against_a_and_the_share_of_the_miss_against_the_model_s_own_backward():
-    here, there = fake(serial_span=0.07, slow=0.065), fake(slow=0.055, cores=16, hooks=0.12)
-    assert show.miss_answer(here) == "Worked answer: Here, (c)'s median 130 ms − formula 106 ms = 24 ms. " \
-        'Backward in (c) 65.0 ms vs backward in (a) 70.0 ms: faster (7.1% less time); +15.0 ms vs step without ' \
-        'all-reduce, 62% of the gap; the rest unmeasured.'  # the share against the backward the formula assumed
-    assert show.miss_answer(there).endswith('slower (10% more time); +5.0 ms vs step without all-reduce, 36% of the '
-                                            'gap; the rest unmeasured.')
-    over = fake(slow=0.09, hooks=0.12)  # backward grew 40 ms, the gap is 120 - 106 = 14 ms
-    assert show.miss_answer(over).endswith('; +40.0 ms vs step without all-reduce, exceeding the gap.')
-    assert show.miss_answer(fake(slow=0.045)).endswith('; −5.0 ms vs step without all-reduce, none of the gap.')
-    close = fake(slow=0.051)  # 51 vs 50 ms: no clear difference, so no share of the gap
-    assert show.miss_answer(close, 'slower').endswith('backward in (a) 50.0 ms: no clear difference (medians within '
-                                                      '5%). Your guess: slower.')
+def test_exercise_1_reads_the_control_then_c_against_a_naming_gloo_only_where_the_control_slows_as_c_does():
+    here = fake(slow=0.065, beside=0.064)  # backward: (a) 50 ms, (c) 65 ms, the control 64 ms
+    assert show.miss_answer(here) == 'Here, backward beside gloo 64.0 ms vs backward in (a) 50.0 ms: slower (28% ' \
+        'more time). Here, backward beside gloo 64.0 ms vs backward in (c) 65.0 ms: no clear difference (medians ' \
+        "within 5%).\nWorked answer: Here, (c)'s median 130 ms − formula 106 ms = 24 ms. Backward in (c) 65.0 ms vs " \
+        'backward in (a) 50.0 ms: slower (30% more time); backward +15.0 ms ((c)−(a)), 62% of the gap; as slow ' \
+        'beside gloo alone: gloo on the core slows it.'
+    assert show.miss_answer(fake(slow=0.065)) == show.miss_answer(here).split('; as slow')[0].split('\n')[1] + '.'
+    assert show.miss_answer(fake(slow=0.065, beside=0.05)).endswith('62% of the gap; less slow beside gloo alone.')
+    assert show.miss_answer(fake(slow=0.09, hooks=0.12, beside=0.09)).endswith(
+        '; backward +40.0 ms ((c)−(a)), above the gap; as slow beside gloo alone: gloo on the core slows it.')
+    assert show.miss_answer(fake(slow=0.045, beside=0.05), 'slower').endswith(
+        'backward in (a) 50.0 ms: faster (10% less time). Your guess: slower.')  # (c) not slower: no share, no cause
     with using_language('zh'):
-        assert show.miss_answer(here) == '参考答案：本机，（c）的实测中位数130毫秒减去代价模型的106毫秒，差24毫秒。' \
-            '（c）中的反向传播65.0毫秒，（a）中的反向传播70.0毫秒：更快（执行时间少7.1%）；' \
-            '与不做全归约的训练迭代中的反向传播相比+15.0毫秒，占差距的62%，其余部分未测量。'
-        assert show.flat_answer(fake()).splitlines()[1] == '代价模型：少11次调用 × α = 9.36毫秒；本机（b）−（a）= ' \
-            '−5毫秒。'
+        assert show.miss_answer(here).split('\n')[1] == '参考答案：本机，（c）的实测中位数130毫秒减去代价模型的' \
+            '106毫秒，差24毫秒。（c）中的反向传播65.0毫秒，（a）中的反向传播50.0毫秒：' \
+            '更慢（执行时间多30%）；反向传播+15.0毫秒（（c）−（a）），占差距的62%；只在旁边运行gloo时同样慢：同一核心上的gloo使它变慢。'
+
+
+def test_the_backward_panel_draws_c_s_control_beside_a_and_c():
+    low = show.plot_steps(fake(slow=0.065, beside=0.064), backward=['serial', 'hooks', 'beside']).axes[1]
+    assert [x.get_text().split('\n')[0] for x in low.get_yticklabels()] == ['backward in (a)', 'backward in (c)',
+                                                                             'backward beside gloo']
 
 
 def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
@@ -103,7 +108,7 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
 def test_the_flat_answer_reads_its_control_then_b_against_a_naming_the_cause_only_where_the_rule_parts_them():
     assert show.flat_answer(fake(), 'slower') == 'Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more ' \
         "time). (b)'s torch.cat and ÷n make 48 MiB of new tensors a step; its control, none.\n" \
-        'Model: 11 fewer calls × α = 9.36 ms; here (b) − (a) = −5 ms.\n' \
+        'Model: 11 fewer calls × α = 9.36 ms; (b), buffer kept − (a) = −20 ms.\n' \
         'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear difference (medians within 5%). ' \
         'Your guess: slower.'  # one precision a line; the answer last
     close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
@@ -150,7 +155,7 @@ def test_the_learners_versions_are_measured_once_they_pass_else_the_packages():
     chosen, line = show.choose({'a': mine, 'c': mine}, {'a': Verdict(True), 'c': Verdict(False)})
     assert chosen == {'serial': mine, 'flat': steps.flat_allreduce, 'hooks': steps.allreduce_in_hooks,
                       'buckets': steps.allreduce_in_buckets, 'kept': steps.flat_kept,
-                      'buckets_kept': steps.buckets_kept}  # the controls: the package's
+                      'buckets_kept': steps.buckets_kept, 'beside': steps.allreduce_beside}  # the controls
     assert line == 'measured: your (a); the reference (b), (c), (d)'
     assert show.choose({}, {})[1] == 'measured: the reference (a)-(d), until yours pass'
     every = {k: Verdict(True) for k in 'abcd'}
@@ -211,17 +216,16 @@ def test_two_profiled_steps_are_drawn_and_written_without_a_median():
 
 
 def test_exercise_4_s_answer_reads_the_relative_error_the_check_printed():
-    wrong = AssertionError('(c) hooks on process 0 applied a wrong gradient: relative error 1.00e+00 > 1e-03')
-    assert show.sum_answer(wrong, 2) == 'Worked answer: The check stopped the run: relative error 1.00e+00, near ' \
-        'n − 1 = 1 for n = 2.'
-    assert show.sum_answer(wrong, 2, 0.5).endswith('for n = 2. Your guess: 0.5.')  # the guess beside the answer
+    wrong = AssertionError('hooks_without_average, process 0: wrong gradient, relative error 1.00e+00 > 1e-03')
+    assert show.sum_answer(wrong, 2) == 'Worked answer: Check stopped: relative error 1.00e+00, near n − 1 = 1 (n = 2).'
+    assert show.sum_answer(wrong, 2, 0.5).endswith('(n = 2). Your guess: 0.5.')  # the guess beside the answer
     with using_language('zh'):
         wrong = AssertionError('进程0上的“(c)钩子”使用了错误的梯度：相对误差1.00e+00 > 2e-04')
         assert show.sum_answer(wrong, 2) == '参考答案：检查终止了运行：相对误差1.00e+00，接近n − 1 = 1（n = 2个进程）。'
 
 
 def test_the_machine_lines_say_when_processes_share_cores():
-    assert show.machine_text('gloo', 4, cores=2).endswith(': 4 gloo processes take turns on 2 CPU core(s), no overlap')
+    assert show.machine_text('gloo', 4, cores=2).endswith(': 4 gloo processes share 2 CPU core(s): no overlap')
     assert show.machine_text('gloo', 2, cores=2).endswith(', 2 CPU cores: 2 gloo processes, one core each')
     assert show.machine_text('gloo', 2).startswith('PyTorch ') and '\n' not in show.machine_text('gloo', 2)
     with using_language('zh'):
@@ -231,7 +235,7 @@ def test_the_machine_lines_say_when_processes_share_cores():
 def test_the_ingredients_are_one_line_each():
     r = fake()
     lines = show.ingredients_text(r).split('\n')
-    assert lines == ['step without all-reduce: median 100 ms, backward in its profiled steps 50.0 ms; '
+    assert lines == ['step without all-reduce: median 100 ms, profiled backward 50.0 ms; '
                      'all-reduce alone: median 40.0 ms, 12 calls',
                      'cost formula: α = 0.851 ms a call, β = 807 MiB/s']
     with using_language('zh'):

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from ..i18n import t
 from ..results import Measurement
 
-BASELINES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'buckets_kept')  # not ways of overlapping: the controls
+BASELINES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'buckets_kept', 'beside')  # controls, not overlaps
 AFTER_BACKWARD = ('serial', 'flat', 'kept')  # send once backward has ended: the model gives them no overlap
 MIB = 2 ** 20  # DDP's bucket_cap_mb counts MiB
 BUCKET_MB = 1.0  # (d)'s bucket size (MiB) when the lesson times it beside DDP's

@@ -148,6 +148,17 @@ def buckets_kept(model, X, y, optimizer, bucket_mb):
     optimizer.step()
 
 
+def allreduce_beside(model, X, y, optimizer):
+    """(c)'s control: (a), with gloo all-reducing kept buffers of the gradients' sizes from backward's start: gloo
+    busy on this process's core during backward, on nothing backward makes or waits for."""
+    spare, works = _KEPT.setdefault((id(model), 'beside'), [torch.zeros_like(p) for p in model.parameters()]), []
+    send = lambda *_: works.extend(dist.all_reduce(b, async_op=True) for b in spare)  # noqa: E731
+    hook = model[-1].register_full_backward_pre_hook(send)  # the last layer: backward's start
+    backward_then_allreduce(model, X, y, optimizer)
+    hook.remove()
+    [work.wait() for work in works]
+
+
 def allreduce_alone(model, X, y, optimizer):
     """13.3.4 baseline: only the communication of (a), on gradients that are already there."""
     for p in model.parameters():
@@ -163,7 +174,7 @@ def as_step(fn):
 # What a run times unless given its own, by id, in the lesson's order (+ CONTROLS in the lesson); DDP runs local_step.
 STEPS = {'serial': backward_then_allreduce, 'flat': flat_allreduce, 'hooks': allreduce_in_hooks,
          'buckets': allreduce_in_buckets}
-CONTROLS = {'kept': flat_kept, 'buckets_kept': buckets_kept}  # (b)'s and (d)'s, always the package's
+CONTROLS = {'kept': flat_kept, 'buckets_kept': buckets_kept, 'beside': allreduce_beside}  # (b)'s, (d)'s, (c)'s
 # Each task's package version: the graders' worked solutions and what the lesson measures until the learner's pass.
 SOLUTIONS = {'13.3.4-a-after': backward_then_allreduce, '13.3.4-b-flat': flat_allreduce,
              '13.3.4-c-hooks': allreduce_in_hooks, '13.3.4-d-buckets': allreduce_in_buckets}

@@ -182,23 +182,23 @@ def step_stats(events: list[dict]) -> dict:
 
 
 def _trace(plan, table, start, X, y, rank, send) -> dict:
-    """`plan.profiled` steps per version: their step_stats, the median step's events and Chrome trace."""
+    """`plan.profiled` steps per version, interleaved: their step_stats, the median step's events and Chrome trace."""
     from torch.profiler import ProfilerActivity, profile
-    out = {}
-    for vid, (_, m, opt, step, _) in table.items():
-        profiled = []
-        for _ in range(plan.profiled):
+    profiled, out = {vid: [] for vid in table}, {}
+    for _ in range(plan.profiled):  # drift hits every version alike, so the controls' backward is comparable
+        for vid, (_, m, opt, step, _) in table.items():
             _reset(vid, m, start, rank)
             dist.barrier()
             with no_profiler_chatter(), profile(activities=[ProfilerActivity.CPU]) as prof:
                 step(m, X, y, opt)
             events = timeline_events(prof, rank)
-            profiled.append((max((e['end'] for e in events), default=0.0), events, prof))  # events start at 0
-        _, events, prof = sorted(profiled, key=lambda s: s[0])[(len(profiled) - 1) // 2]
+            profiled[vid].append((max((e['end'] for e in events), default=0.0), events, prof))  # events start at 0
+    for vid, runs in profiled.items():
+        _, events, prof = sorted(runs, key=lambda s: s[0])[(len(runs) - 1) // 2]
         path = str(Path(plan.trace_dir) / f'allreduce-{vid}-process{rank}.json') if plan.trace_dir else None
         if path:
             prof.export_chrome_trace(path)
-        out[vid] = {'path': path, 'events': events, 'stats': [step_stats(e) for _, e, _ in profiled]}
+        out[vid] = {'path': path, 'events': events, 'stats': [step_stats(e) for _, e, _ in runs]}
         send('progress', phase='profiled', version=vid)
     return out
 

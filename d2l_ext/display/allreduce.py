@@ -8,12 +8,11 @@ from . import style, verdict
 from .repeats import plot_repeats
 from .timeline import draw_timeline
 
-NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets', 'buckets_kept')  # allreduce.version.
+NAMES = ('backward', 'allreduce', 'serial', 'flat', 'kept', 'hooks', 'buckets', 'buckets_kept', 'beside')  # their names
 LETTERS = {'a': 'serial', 'b': 'flat', 'c': 'hooks', 'd': 'buckets'}  # the measured letters and their version ids
 LETTER = {vid: k for k, vid in LETTERS.items()}
 control = {'flat': 'kept', 'buckets': 'buckets_kept'}  # (b)'s and (d)'s: the buffers made once
 MS = 1e3
-STEP_IDS = ('hooks', 'serial', 'backward')  # exercise 1: (c), (a) and the model's own backward
 _plot = style.plot_text  # a figure's words; zh '（a）' full-width, as in the prose
 
 
@@ -82,19 +81,29 @@ def _line(*sentences) -> str:  # sentences on one printed line, joined as the la
     return t('verdict.answer_join').join(s.strip() for s in sentences if s.strip())
 
 
+def _back(vid: str, text=t) -> str:  # a backward row's label: 'backward in (c)', 'backward, gloo beside (control)'
+    return text('allreduce.plot.back_in', k=LETTER[vid]) if vid in LETTER else text('allreduce.plot.back_beside')
+
+
 def miss_answer(r, my_guess=None) -> str:
-    """Exercise 1's answer, here: (c)'s median - formula, backward in (c) against (a) by the one rule, and the gap's
-    share explained by backward's growth over the model's own (step without all-reduce), if the rule parts them."""
-    v, model, (c, a, base) = r.version('hooks'), r.predicted('hooks')['step'], map(_spans, [r] * 3, STEP_IDS)
-    gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, base.median * MS)
+    """Exercise 1's answer: the control's backward against (a)'s and (c)'s by the one rule, then (c)'s median - formula,
+    backward in (c) against (a) with its growth's share of the gap, and the cause where the control slows as (c)."""
+    v, model, (c, a) = r.version('hooks'), r.predicted('hooks')['step'], (_spans(r, k) for k in ('hooks', 'serial'))
+    gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, a.median * MS)
     g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
-    back = verdict.line(*(x for k, m in (('c', c), ('a', a)) for x in (t('allreduce.plot.back_in', k=k), m)), 'ms')
-    part = t(f"allreduce.answer.{'none' if w <= 0 else 'share' if w <= g else 'over'}", grew=ms(verdict.signed(grew)),
-             share=verdict.num(w / g if g > 0 else 0, '%'), base=t('allreduce.version.backward'))
-    return verdict.answer(t('allreduce.answer.miss', where=t('allreduce.here', cores=r.cores), gap=ms(gap),
-                            median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'),
-                            back=back[:1].upper() + back[1:] + part * (verdict.compare(c, base) != 'same')),
-                          _guess(my_guess))
+    pair = lambda x, y: verdict.line(_back(x.label), x, _back(y.label), y, 'ms')  # noqa: E731
+    kept = [(_spans(r, 'beside'), m) for m in (a, c) if r.has('beside')]  # the control, gloo beside: vs (a), (c)
+    ways = [verdict.compare(k, m) for k, m in kept]  # gloo named where the control slows as (c), else its 'no'
+    cause = t('allreduce.answer.cause') if ways == ['slower', 'same'] else t('allreduce.answer.not_gloo') * (
+        ways[1:] == ['faster'])
+    part = t(f"allreduce.answer.{'share' if w <= g else 'over'}", grew=ms(verdict.signed(grew)),
+             share=verdict.num(w / g if g > 0 else 0, '%')) if verdict.compare(c, a) == 'slower' else ''
+    back, here = pair(c, a), t('allreduce.here', cores=r.cores)
+    control = _line(*(t('allreduce.answer.where', where=here, line=pair(k, m)) for k, m in kept))
+    return verdict.lines(control, verdict.answer(t(
+        'allreduce.answer.miss', where=here, gap=ms(gap.replace('-', '−')),
+        median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'), back=back[:1].upper() + back[1:] + part
+        + cause * bool(part)), _guess(my_guess)))
 
 
 def buckets_answer(here, there=None, my_guess=None) -> str:
@@ -119,7 +128,7 @@ def _kept(r, vid: str) -> list[str]:
 
 def flat_answer(r, my_guess=None) -> str:
     """Exercise 2's answer by the one rule: its control's line, the model's saving beside (b) - (a), then (b) vs (a)."""
-    n, (a, b) = len(r.prediction.tensor_bytes) - 1, (r.version(v).median * MS for v in ('serial', 'flat'))
+    n, (a, b) = len(r.prediction.tensor_bytes) - 1, (r.version(v).median * MS for v in ('serial', control['flat']))
     calls = t('allreduce.answer.calls', n=n, saved=verdict.num(n * r.prediction.per_call, 'ms'),
               gap=t('verdict.unit.ms', value=verdict.signed(verdict.printed_gap(b, a))))
     flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
@@ -167,7 +176,7 @@ def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True
                          textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
     if backward:  # each profiled step: backward's span, mean of the processes
         spans = {v: _spans(result, v).times for v in backward}
-        n, labels = min(map(len, spans.values())), {v: _plot('allreduce.plot.back_in', k=LETTER[v]) for v in backward}
+        n, labels = min(map(len, spans.values())), {v: _back(v, _plot) for v in backward}
         plot_repeats(spans, ax=low, unit='ms', halves=n >= 3, title=_plot('allreduce.plot.back', n=n), labels=labels)
         if n < 3:  # a recording's 2 profiled steps: both drawn and written, no median of two
             [c.remove() for c in low.collections if type(c).__name__ == 'LineCollection']
