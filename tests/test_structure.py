@@ -239,9 +239,10 @@ def test_no_import_cycle():
 
 
 def intended_tie(a: str, b: str) -> bool:
-    """The one intended tie: an English catalogue and its Chinese twin share their shape by design (the same keys in
-    the same order, tests/test_i18n.py), so `duplicates` finds i18n/en/x.py ~ i18n/zh/x.py."""
-    return a != b and a.replace('i18n/zh/', 'i18n/en/') == b.replace('i18n/zh/', 'i18n/en/')
+    """The intended ties are catalogues: an English catalogue and its Chinese twin share their shape by design (the
+    same keys in the same order, tests/test_i18n.py), and any two catalogues are dicts of one-line strings, whose runs
+    `duplicates` may match by layout alone (i18n/en/x.py ~ i18n/zh/x.py, i18n/en/x.py ~ i18n/en/y.py)."""
+    return a != b and 'i18n/' in a and 'i18n/' in b
 
 
 @pytest.mark.skipif(shutil.which('duplicates') is None, reason='the `duplicates` tool is not on PATH')
