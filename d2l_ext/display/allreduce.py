@@ -96,7 +96,7 @@ def miss_answer(r, my_guess=None) -> str:
     ways = [verdict.compare(k, m) for k, m in kept]  # gloo named where the control slows as (c), else its 'no'
     cause = t('allreduce.answer.cause') if ways == ['slower', 'same'] else t('allreduce.answer.not_gloo') * (
         ways[1:] == ['faster'])
-    part = t(f"allreduce.answer.{'share' if w <= g else 'over'}", grew=ms(verdict.signed(grew)),
+    part = t(f"allreduce.answer.{'share' if w <= g else 'over'}", grew=ms(grew), gap=ms(gap),
              share=verdict.num(w / g if g > 0 else 0, '%')) if verdict.compare(c, a) == 'slower' else ''
     back, here = pair(c, a), t('allreduce.here', cores=r.cores)
     control = _line(*(t('allreduce.answer.where', where=here, line=pair(k, m)) for k, m in kept))
@@ -113,7 +113,7 @@ def buckets_answer(here, there=None, my_guess=None) -> str:
     sizes = lambda pairs: _where(pairs, lambda r: verdict_text(r, ddp, one(r)))  # noqa: E731
     d = _where([('allreduce.here', here)] * here.has('buckets'), lambda r: verdict_text(r, 'buckets', ddp))
     slower = d and verdict.compare(*(here.version(v).measurement for v in ('buckets', ddp))) == 'slower'
-    return verdict.lines(*sizes([('allreduce.there', there)]), _line(*d, *_kept(here, 'buckets') * slower),
+    return verdict.lines(*sizes([('allreduce.there', there)]), _line(*d, *_kept(here, 'buckets')[:1] * slower),
                          verdict.answer(*sizes([('allreduce.here', here)]), _guess(my_guess)))
 
 
@@ -130,7 +130,7 @@ def flat_answer(r, my_guess=None) -> str:
     """Exercise 2's answer by the one rule: its control's line, the model's saving beside (b) - (a), then (b) vs (a)."""
     n, (a, b) = len(r.prediction.tensor_bytes) - 1, (r.version(v).median * MS for v in ('serial', control['flat']))
     calls = t('allreduce.answer.calls', n=n, saved=verdict.num(n * r.prediction.per_call, 'ms'),
-              gap=t('verdict.unit.ms', value=verdict.signed(verdict.printed_gap(b, a))))
+              gap=t('verdict.unit.ms', value=verdict.printed_gap(a, b).replace('-', '−')))
     flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
     return verdict.lines(_line(*_kept(r, 'flat')), calls, verdict.answer(*flat, _guess(my_guess)))
 
@@ -207,7 +207,8 @@ def draw_step_timeline(result, version_id: str, ax=None):
     rows = {label: 'backward' if s == 'compute' else 'allreduce' for (_, s), label in lane.items()}
     leads, label = _leads(result, version_id), name(result, result.version(version_id), _plot)
     ms = _plot('allreduce.sep_list').join(_plot('allreduce.plot.lead', ms=x * MS, rank=k) for k, x in enumerate(leads))
-    title = _plot(f"allreduce.plot.timeline_{'during' if max([0, *leads]) > 1e-6 else 'after'}", label=label, ms=ms)
+    title = _plot(f"allreduce.plot.timeline_{'during' if max([0, *leads]) > 1e-6 else 'after'}", label=label, ms=ms,
+        which=_plot('allreduce.plot.step_of', n=(n := len(result.version(version_id).stats[0])), k=(n + 1) // 2))
     fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': _plot(
         'allreduce.lane.copy'), 'allreduce': _plot('allreduce.lane.waiting')})
     (ax := ax or fig.axes[0]).set_xlabel(_plot('allreduce.plot.from_backward', axis=ax.get_xlabel()))
@@ -236,5 +237,4 @@ def bucket_table(here, there=None):
     for where, r in (('allreduce.here', here), ('allreduce.there', there))[:1 + (there is not None)]:
         rows[t('allreduce.table.measured', where=t(where, cores=r.cores))] = {name(r, v): verdict.sig(v.median * MS)
             for v in r.ddp_versions() if v.bucket_mb in {u.bucket_mb for u in here.ddp_versions()}}  # sizes run here
-    table = pd.DataFrame(rows).T.fillna(t('allreduce.table.not_recorded'))
-    return table.rename_axis(columns=t('allreduce.table.version'))
+    return pd.DataFrame(rows).T.fillna(t('allreduce.table.not_recorded'))

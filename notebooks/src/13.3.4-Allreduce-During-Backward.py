@@ -17,7 +17,7 @@
 #
 # The book's §13.3.2 (computation and communication): "For instance, this occurs when we want to perform distributed
 # optimization where we need to aggregate the gradients over multiple accelerator cards." That aggregation is an
-# *all-reduce*: every process contributes its gradients and receives their sum. In *data parallelism* every
+# **all-reduce**: every process contributes its gradients and receives their sum. In **data parallelism** every
 # process holds the same MLP and a share of the minibatch. First, a 16-core host's recording; then you write four
 # versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does it, and time them and DDP here.
 
@@ -25,7 +25,7 @@
 # # 扩展：在反向传播仍在进行时全归约梯度
 #
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
-# 就是*全归约*（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在*数据并行*中，每个进程持有同样的多层感知机和
+# 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在**数据并行**中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面先看 16 核主机上的记录结果，
 # 然后写出训练迭代的四个版本，最后一个即 PyTorch 的 `DistributedDataParallel`（DDP）的做法，并在这台机器上测量它们和 DDP。
 
@@ -41,7 +41,7 @@ from d2l_ext.display import allreduce as show
 from d2l_ext.display import allreduce_recorded as recorded
 
 d2l_ext.set_language('en')
-# 2 gloo processes (the fewest), one CPU core each  #zh: 2 个 gloo 进程（最少的进程数），每个进程一个 CPU 核心
+# 2 gloo processes (the fewest), 1 compute thread each  #zh: 2 个 gloo 进程（最少的进程数），每个进程 1 个计算线程
 BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
 # DDP bucket sizes in MiB (bucket_cap_mb); 25 holds all 24 MiB of gradients  #zh: DDP 桶的大小（MiB，即 bucket_cap_mb）；25 装得下全部 24 MiB 梯度
 BUCKETS = [1, 8, 25]
@@ -81,8 +81,8 @@ if rec is not None:
 #
 # Each process runs the step on its share `X, y`; dividing each gradient by the number of processes before the sum
 # gives the whole minibatch's average. Use `loss_of(model, X, y)`, `dist` and `torch`. The check compares your step
-# on two processes with one float64 process on the whole minibatch. Its model has a *tied* weight (one parameter used
-# by two layers: its gradient sums both uses and is all-reduced once) and a *frozen* one (its `.grad` stays `None`).
+# on two processes with one float64 process on the whole minibatch. Its model has a **tied** weight (one parameter used
+# by two layers: its gradient sums both uses and is all-reduced once) and a **frozen** one (its `.grad` stays `None`).
 #
 # **(a) After backward**, as in the figure: backward, then `dist.all_reduce(p.grad)` on each gradient.
 
@@ -91,8 +91,8 @@ if rec is not None:
 #
 # 每个进程在自己那份数据 `X, y` 上运行训练迭代；求和前把每个梯度除以进程数，得到的就是整个小批量的平均梯度。
 # 可以使用 `loss_of(model, X, y)`、`dist` 和 `torch`。检查把两个进程的结果
-# 与单个进程用 float64 在整个小批量上的结果比较。检查用的模型有一个*共享*的权重：它被两层使用，
-# 梯度是两次使用之和，只做一次全归约；还有一个*冻结*的权重，它的 `.grad` 一直是 `None`。
+# 与单个进程用 float64 在整个小批量上的结果比较。检查用的模型有一个**共享**的权重：它被两层使用，
+# 梯度是两次使用之和，只做一次全归约；还有一个**冻结**的权重，它的 `.grad` 一直是 `None`。
 #
 # **（a）先反向传播再全归约**，如上图：反向传播之后，对每个梯度调用 `dist.all_reduce(p.grad)`。
 
@@ -178,7 +178,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # `run_allreduce` times (a)-(d), DDP at three bucket sizes, the **step without all-reduce**
 # and **all-reduce alone**.
 #
-# The *cost formula* predicts each step. In a ring all-reduce each process sends $2(n-1)/n$ of the bytes (1 for
+# The **cost formula** predicts each step. In a ring all-reduce each process sends $2(n-1)/n$ of the bytes (1 for
 # $n=2$). The formula charges a call $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$, with $\alpha$ a call's fixed cost
 # and $\beta$ the bandwidth (gloo over loopback). Two timings fit them: all-reduce alone (12 calls, 24 MiB in all)
 # and one call on a 96 MiB buffer. A call starts once its gradients are ready and the call before it is done.
@@ -188,7 +188,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # `run_allreduce` 为（a）至（d）计时，还有三种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
-# *代价模型*预测每次训练迭代的执行时间。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
+# **代价模型**预测每次训练迭代的执行时间。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
 # 代价模型把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
 # $\beta$是带宽（gloo 经本机回环网络）。用两次计时拟合$\alpha$和$\beta$：
 # 只做全归约（12 次调用，共 24 MiB），以及对一个 96 MiB 的缓冲区调用一次。
@@ -206,18 +206,17 @@ print(show.ingredients_text(result))
 #
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
 # least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
-# The formula omits the copies and assumes backward unchanged. But here each process has one core, which runs both
-# its backward and gloo's all-reduces, so (c) pays only if the communication it hides outlasts what it adds to
-# backward. The 16-core recording above, with cores to spare, is the picture. How long is (c)'s step here (ms)?
+# The formula omits the copies and assumes backward unchanged: (c) pays only if the communication it hides outlasts
+# what it adds to backward. In the 16-core recording above, backward in (c) ran slower than in (a), yet (c)'s step was
+# faster. How long is (c)'s step here (ms)?
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
 # 按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代加上不能被反向传播隐藏的全归约。
 # 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约比反向传播还长，隐藏不了的就更多。
-# 代价模型没有计入复制，并假设反向传播的执行时间不变。但本机每个进程只有一个核心，反向传播和 gloo 的全归约都在它上面运行：
-# 只有隐藏的通信时间多于它让反向传播增加的时间，（c）才划算。这一点要看上面 16 核主机的记录结果，那里有富余的核心。
-# 本机（c）的训练迭代要多少毫秒？
+# 代价模型没有计入复制，并假设反向传播的执行时间不变：只有隐藏的通信时间多于它让反向传播增加的时间，（c）才划算。
+# 在上面 16 核主机的记录结果中，（c）的反向传播比（a）慢，但（c）的训练迭代更快。本机（c）的训练迭代要多少毫秒？
 
 # %%
 my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代执行时间
@@ -227,30 +226,30 @@ my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练�
 #
 # The recording's top two panels, measured here, plus (b); hatched bars are the model, the diamond your guess.
 # **(b), buffer kept**, (b)'s control, makes its buffer once: it tests the cost of building it every step. The lower
-# panel times backward in the profiled steps of (a), of (c) and of **(a) beside gloo**, (c)'s control: (a) with gloo
-# all-reducing 24 MiB of spare buffers from backward's start. It tests whether gloo alone slows backward.
+# panel times backward in the profiled steps of (a), of (c) and of **(a) with gloo alongside**, (c)'s control: (a)
+# while gloo all-reduces 24 MiB of spare buffers from backward's start. It tests whether that alone slows backward.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
 # 与记录结果的上图、中图同类，多了（b）和代价模型（斜线条形），菱形是你的猜测。
 # **对照：（b）复用缓冲区**只建一次缓冲区，检验的是每次迭代新建缓冲区的代价。
-# 下图是性能分析器记录的那几次迭代中（a）、（c）和**对照：（a），旁边运行 gloo**的反向传播执行时间。
-# 这个对照就是（a），只是从反向传播开始起，gloo 对 24 MiB 的备用缓冲区做全归约。它检验仅仅旁边运行 gloo 是否就让反向传播变慢。
+# 下图是性能分析器记录的那几次迭代中（a）、（c）和**对照：（a），后台同时全归约**的反向传播执行时间。
+# 这个对照就是（a），只是从反向传播开始起，gloo 在后台对 24 MiB 的备用缓冲区做全归约。它检验仅仅这样是否就让反向传播变慢。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess_c))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
-display(show.plot_steps(result, backward=['serial', 'hooks', 'beside'], guess=my_guess_c))  # below: backward in (a), (c), (c)'s control  #zh: 下图：（a）、（c）和（c）的对照中的反向传播
+display(show.plot_steps(result, backward=['serial', 'hooks', 'beside'], guess=my_guess_c))  # below: backward in (a), (c), (a) with gloo alongside  #zh: 下图：（a）、（c）和对照“（a），后台同时全归约”中的反向传播
 
 # %% [markdown]
 # ## One step, process by process
 #
-# One profiled step of (c), then of (a) (not timed ones), two rows per process.
+# The median profiled step of (c), then of (a) (not timed ones), two rows per process.
 
 # %% [markdown] lang="zh"
 # ## 一次训练迭代，逐个进程来看
 #
-# 先画（c）、再画（a）中性能分析器记录的那次迭代（不是计时的那几次），每个进程占两行。
+# 先画（c）、再画（a）中性能分析器记录的、时长居中的那次迭代（不是计时的那几次），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on one time axis  #zh: 先（c），再（a），共用一条时间轴
@@ -259,13 +258,13 @@ display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on o
 # ## Exercises
 #
 # 1. How far was the formula from (c)'s median here? By the one rule, is backward in (c) slower than in (a) (the
-#    lower panel)? Is it as slow when gloo only runs beside it (the control)?
+#    lower panel)? Is it as slow in the control, (a) with gloo alongside?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # 1. 代价模型对本机（c）的预测与实测中位数相差多少？按同一规则，（c）中的反向传播比（a）中的更慢吗
-#    （实测图的下图）？只在旁边运行 gloo 时（对照），反向传播也同样慢吗？
+#    （实测图的下图）？在对照“（a），后台同时全归约”中，反向传播也同样慢吗？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.miss_answer(result))  # here; the recording's numbers are in its figure  #zh: 本机的；记录结果的数字在它的图中
@@ -354,7 +353,7 @@ print(show.sum_answer(wrong, WORLD, my_guess_error))  # the check's error beside
 #   $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$ and counts nothing else.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
 # - Sending during backward pays when the communication it hides outlasts what it adds to backward; (c)'s control,
-#   (a) beside gloo, measures whether gloo sharing the core is that cost.
+#   (a) with gloo alongside, measures whether gloo all-reducing alongside is that cost.
 #
 # ## Pitfalls
 #
@@ -367,8 +366,8 @@ print(show.sum_answer(wrong, WORLD, my_guess_error))  # the check's error beside
 # - 数据并行用全归约对梯度取平均；代价模型把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
 #   不计其他。
 # - 重叠来自依赖图：最后一层的梯度最先算出。
-# - 边反向传播边发送是否划算，取决于它隐藏的通信时间是否多于它让反向传播增加的执行时间；（c）的对照（旁边运行 gloo 的（a））
-#   测量的是：与反向传播共用核心的 gloo 是否就是这部分代价。
+# - 边反向传播边发送是否划算，取决于它隐藏的通信时间是否多于它让反向传播增加的执行时间。
+#   对照“（a），后台同时全归约”检验的是：后台的 gloo 全归约是否就是这部分代价。
 #
 # ## 易错点
 #
