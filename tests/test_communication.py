@@ -127,7 +127,7 @@ def test_timelines_first_copy_and_exercise_three_on_cpu():
     assert (tl.size, tl.inner) == (s.n, s.inner) and sorted({e['role'] for e in tl.events}) == ['compute', 'copy']
     assert measure_first_copy(lanes).reason == 'communication.first_copy.no_gpu'
     ex = measure_exercise_three(lanes, size=64, iters=2, repeats=1)
-    assert set(ex.times) == {'lane1_compute_and_copy', 'lane2_compute', 'together'}
+    assert set(ex.times) == {'lane1_compute_and_copy', 'lane2_compute', 'together', 'baseline'}  # checked, as each
     sums = [a + b for a, b in zip(ex.times['lane1_compute_and_copy'].times, ex.times['lane2_compute'].times)]
     assert ex.serial_sum == pytest.approx(__import__('statistics').median(sums))
     assert ex.lanes[0]['name'] == lanes[0].name  # ids, not a translated label
@@ -189,20 +189,23 @@ def test_measured_lines_bounds_and_worked_answer():
                                       '(39% more time)')
         # the one verdict line: against the baseline, in order, as measured
         assert show.measured_text(c) == 'run_and_copy 6.15 ms vs in order 9.55 ms: faster (36% less time)'
-        # the worked answer: against its floor (the longer of products and copies alone), then the copy time hidden
+        # the worked answer: against the two hatched bars by their names (the copy time hidden against the sum drawn),
+        # then against the control
         assert show.measured_answer(c) == (
-            'Worked answer: run_and_copy 6.15 ms vs products alone 5.15 ms: slower (19% more time). run_and_copy took '
-            '6.15 ms vs in order 9.55 ms, faster (36% less time): it hid 94% of the copy time.')
+            'Worked answer: run_and_copy 6.15 ms vs max(products, copies) 5.15 ms: slower (19% more time). '
+            'run_and_copy took 6.15 ms vs products + copies 8.75 ms, faster (30% less time): it hid 72% of the copy '
+            'time. run_and_copy 6.15 ms vs the control 7.15 ms: faster (14% less time).')
         fig = show.plot_measured(c, guess=5.0)  # ms, as printed
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()] == [
-        'in order', 'products alone', 'copies alone', 'control: products while a thread copies nonstop', 'run_and_copy']
+        'baseline: in order', 'products alone', 'copies alone', 'control: products while a thread copies nonstop',
+        'run_and_copy']
     # both bounds hatched under run_and_copy and named at their ends; the hatched bars say they are a model
     assert [tx.get_text() for tx in fig.axes[0].texts] == [' max(products, copies)', ' products + copies']
     assert 'model: from the medians printed above' in [tx.get_text() for tx in fig.axes[0].get_legend().get_texts()]
     with using_language('zh'):
         assert show.measured_text(c) == '边计算边复制6.15毫秒，依次计算和复制9.55毫秒：更快（执行时间少36%）'
         assert show.measured_answer(c).startswith(
-            '参考答案：边计算边复制6.15毫秒，只做乘法5.15毫秒：更慢（执行时间多19%）。')
+            '参考答案：边计算边复制6.15毫秒，max(乘法, 复制) 5.15毫秒：更慢（执行时间多19%）。')
         assert show.rates_text(c) == '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（执行时间多39%）'
 
 
@@ -310,7 +313,7 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
     with using_language('en'):
         # the setup as the code made it is stated where the lanes run alone, beside their times: a fact, not a cause
         assert show.exercise_three_alone_text(_ex3([1.4])) == (
-            'threads on lane 0: 1 computing, 1 copying; on lane 1: 1 computing\n'
+            'threads on lane 0: 1 computing, 1 copying; lane 1: 1 computing (3 threads, 2 cores)\n'
             'alone (2 and 2 products of 64 × 64): t1 = 1000 ms (lane 0), t2 = 800 ms (lane 1)')  # the workload once
         # the answer: the one rule twice, together against max(t1, t2) and against t1 + t2 (repeat by repeat)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
@@ -335,6 +338,14 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
     assert {r'$\max(t_1, t_2)$', r'$t_1 + t_2$'} <= {tx.get_text().strip() for tx in ax.texts}  # as the prose writes
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
     assert rows == ['lane 0 alone: products + copies', 'lane 1 alone: products', 'together']
+    measured = _ex3([1.4, 1.41, 1.42])  # with the baseline measured (one device, both jobs): the answer's second rule
+    measured.times['baseline'] = Measurement('base', [1.7, 1.71, 1.72])
+    with using_language('en'):
+        assert show.exercise_three_text(measured).endswith('together 1410 ms vs the baseline 1710 ms: faster (18% less '
+                                                           'time).')
+        rows = [lb.get_text().split('\n')[0] for lb in show.plot_exercise_three(measured).axes[0].get_yticklabels()]
+    assert rows == ['lane 0 alone: products + copies', 'lane 1 alone: products', 'baseline: both jobs, one device',
+                    'together']
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
             '参考答案：同时运行1410毫秒，max(t1, t2) 1000毫秒：更慢（执行时间多41%）；'
@@ -372,18 +383,18 @@ def test_profile_table_lists_each_way_and_the_answer_counts_the_copies():
              'in_order': SimpleNamespace(key_averages=lambda: [mm, copy, tiny])}
     with using_language('en'):
         frame = show.profile_frame(profs, gpu=False)
-        assert list(frame.columns) == ['way', 'operator', 'calls', 'self time (ms)']
+        assert list(frame.columns) == ['way', 'operator', 'calls']  # no self time: one profiled call, not the timed
         assert list(frame['way']) == ['run_and_copy', 'in order', 'in order'] and list(frame['calls']) == [20] * 3
         assert list(frame['operator']) == ['aten::mm', 'aten::mm', 'aten::copy_']  # under 1%: left out
         assert show.profile_answer(profs, False, 20, 20) == (
-            'Worked answer: the profile of run_and_copy lists 0 of its 20 copies; the control, in order, 20 of 20. A '
-            'CPU profile records only the thread that starts it; the copies ran in another. Your guess: 20.')
+            'Worked answer: the profile of run_and_copy lists 0 of 20 copies; the control, in order, 20 of 20. It '
+            'cannot show the overlap: a CPU profile records only the thread that starts it. Your guess: 20.')
         # a GPU profile lists the copies of both: no cause to name
         both = {'overlapped': profs['in_order'], 'in_order': profs['in_order']}
         assert show.profile_answer(both, True, 20) == (
-            'Worked answer: the profile of run_and_copy lists 20 of its 20 copies; the control, in order, 20 of 20.')
+            'Worked answer: the profile of run_and_copy lists 20 of 20 copies; the control, in order, 20 of 20.')
     with using_language('zh'):
-        assert list(show.profile_frame(profs, gpu=False).columns) == ['方式', '运算符', '调用次数', '自身时间（毫秒）']
+        assert list(show.profile_frame(profs, gpu=False).columns) == ['方式', '运算符', '调用次数']
         assert show.profile_answer(profs, False, 20).startswith('参考答案：边计算边复制的20次复制，分析器列出0次；')
 
 

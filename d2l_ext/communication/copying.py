@@ -223,12 +223,10 @@ def link_bandwidth(device, n: int = 4000, repeats: int = 10) -> dict:
     out = {}
     for dest in ('pageable', 'pinned'):
         dst = torch.empty(n, n, pin_memory=dest == 'pinned')
-        for _ in range(3):
-            dst.copy_(src)
+        [dst.copy_(src) for _ in range(3)]  # warm-up
         torch.cuda.synchronize(device)
         t = time.perf_counter()
-        for _ in range(repeats):
-            dst.copy_(src, non_blocking=True)
+        [dst.copy_(src, non_blocking=True) for _ in range(repeats)]
         torch.cuda.synchronize(device)
         out[dest] = repeats * src.numel() * 4 / (time.perf_counter() - t) / 1e9
     return out
@@ -241,11 +239,10 @@ def overlap_timeline(x, iters: int, plan: CopyPlan | None = PINNED_SIDE_STREAM) 
     copier = Copier(plan, n, iters, dev)
     main = torch.cuda.current_stream(dev)
     side = copier.stream or main
-    marks = []
+    marks, ys = [], []
     torch.cuda.synchronize(dev)
     zero = torch.cuda.Event(enable_timing=True)
     zero.record(main)
-    ys = []
     pair = lambda: (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))  # noqa: E731
     for i in range(iters):
         a, b = pair()

@@ -120,7 +120,7 @@ ALONE = ('lane1_compute_and_copy', 'lane2_compute')
 
 def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> ExerciseThreeResult:
     """Three resources at once: lane 1's compute, the link (or a copy thread), lane 2 (PyTorch)."""
-    from ..parallel.core import expectation
+    from ..parallel.core import expectation, whole_device
     from .copying import PINNED_SIDE_STREAM, Copier
     work = backend('torch')
     wl = resolve_workload(lanes, size, iters, lesson=True, extra_matrices=3)
@@ -130,14 +130,17 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
                     _threads(lanes[0]))
     jobs = [lambda: copier.run_and_copy(x1, ks[0]), lambda: work.run(x2, ks[1])]
     refs = [work.reference_product(x1).cpu(), work.reference_product(x2)]
+    whole = whole_device(lanes[0])  # the baseline: lane 1's products, then lane 0's job, on lane 0's whole device
     variants = {'lane1_compute_and_copy': lambda: work.run_on_lanes(lanes[:1], jobs[:1]),
                 'lane2_compute': lambda: work.run_on_lanes(lanes[1:2], jobs[1:]),
-                'together': lambda: work.run_on_lanes(lanes[:2], jobs)}
+                'together': lambda: work.run_on_lanes(lanes[:2], jobs),
+                'baseline': lambda: work.run_on_lanes([whole], [lambda: work.run(x1, ks[1]) + jobs[0]()])}
     errors = []
 
     def check(name, results):
-        which = {'lane1_compute_and_copy': [0], 'lane2_compute': [1], 'together': [0, 1]}[name]
+        which = {'lane1_compute_and_copy': [0], 'lane2_compute': [1], 'together': [0, 1], 'baseline': [0]}[name]
         what = t('communication.check.ex3', variant=name)
+        results = [[y.cpu() for y in results[0]]] if name == 'baseline' else results  # a GPU's products too
         errors.extend(check_close(r, refs[i], what) for i, r in zip(which, results))
     reps = positive_int(repeats, 'repeats', option='repeats', example=3)
     c = compare(variants, lanes=lanes[:2], repeats=reps, check=check)

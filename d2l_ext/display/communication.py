@@ -17,12 +17,8 @@ MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: c
 BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
 
 
-def _name(key: str) -> str:
-    return variant_name('communication', key)
-
-
-def _word(key: str) -> str:
-    return t(f'communication.variant.{key}')  # a row's name in the reader's language, for a printed line (not a plot)
+_name = lambda key: variant_name('communication', key)  # noqa: E731 (a row's name in a plot)
+_word = lambda key: t(f'communication.variant.{key}')  # noqa: E731 (in the reader's language, for a printed line)
 
 
 # -- this machine: the book's cells, the prediction, the measurement --------------------------------
@@ -57,6 +53,7 @@ def plot_measured(comparison, guess=None, title=None):
     """Every repeat of each way (the baseline: in order, measured), grey boxes; under run_and_copy its two bounds
     hatched and named at their ends; the guess (ms) a diamond."""
     names = {k: _name(k) for k in comparison.measurements}
+    names['in_order'] = style.plot_text('parallel.variant.baseline', name=names['in_order'])  # as 13.3.1's baseline
     times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
     (low, high), way = bounds(comparison), names['overlapped']
     fig = plot_repeats(times, predicted={way: low}, guess={way: guess and guess / 1e3}, unit='ms', halves=True,
@@ -85,13 +82,14 @@ def measured_text(comparison) -> str:
 
 
 def measured_answer(comparison) -> str:
-    """The worked answer: run_and_copy against the longer of products alone and copies alone (its floor), by the
-    rule; then against in order, with the share of the copy time it hid where faster."""
-    m, way = comparison.measurements, _word('overlapped')
-    floor = max(('run', 'copy'), key=lambda k: m[k].median)
-    row = SimpleNamespace(times=m, overlapped=m['overlapped'].median, copy=m['copy'].median)
-    first = t('communication.plain', line=verdict.line(way, m['overlapped'], _word(floor), m[floor], 'ms'))
-    return verdict.answer(first, hidden_sentence(way, row, _word('in_order'), m['in_order']))
+    """The worked answer by the rule: run_and_copy against its hatched max (the longer row alone's repeats) and sum
+    (with the share of the copy time it hid against it), then against the control."""
+    m, way, (low, high) = comparison.measurements, _word('overlapped'), (style.plot_text(
+        f'communication.bound.{k}') for k in ('max', 'sum'))
+    row = SimpleNamespace(times=m, overlapped=m['overlapped'].median, copy=m['copy'].median, run=m['run'].median)
+    vs = lambda name, b: t('communication.plain', line=verdict.line(way, m['overlapped'], name, b, 'ms'))  # noqa: E731
+    return verdict.answer(vs(low, max(m['run'], m['copy'], key=lambda r: r.median)), hidden_sentence(
+        way, row, high, _sum(row)), vs(t('communication.control'), m['beside_copies']))
 
 
 def _sum(row) -> Times:
@@ -218,8 +216,8 @@ def exercise_three_alone_text(r) -> str:
     """Exercise 3's setup as the code made it (a CPU's threads on its cores, or a GPU and the CPU), each lane alone."""
     a, b = (r.times[k].median for k in ALONE)
     t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
-    setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t('communication.ex3.setup_cpu', t0=t0,
-                                                                                     t1=t1)
+    setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
+        'communication.ex3.setup_cpu', t0=t0, t1=t1, n=t0 + t1 + 1, cores=r.cores or '?')
     return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, 'ms'), b=verdict.num(b, 'ms'), n=r.size,
                             k0=r.iters[0], k1=r.iters[-1])  # in ms, as my_guess
 
@@ -231,17 +229,18 @@ def _bounds(r) -> tuple[Times, Times]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer by the one rule: together against max(t1, t2), then against t1 + t2 (in ms)."""
+    """Exercise 3's worked answer by the rule, in ms: together against max(t1, t2), then the baseline (else t1 + t2)."""
     (low, high), c, name = _bounds(r), r.times['together'], _word('together')
+    base, base_name = (r.times['baseline'], t('parallel.name.baseline')) if 'baseline' in r.times else (high, 't1 + t2')
     return verdict.answer(t('communication.ex3.answer', vs_max=verdict.line(name, c, 'max(t1, t2)', low, 'ms'),
-                            vs_sum=verdict.line(name, c, 't1 + t2', high, 'ms')))
+                            vs_sum=verdict.line(name, c, base_name, base, 'ms')))
 
 
 def plot_exercise_three(r, guess=None):
-    """Each lane alone and together (repeats, grey boxes); under together, hatched and named at their ends: max(t1, t2)
-    and t1 + t2; the guess (ms)."""
-    together = _name('together')
-    times = {**{_name(k): r.times[k].repeated() for k in ALONE}, together: r.times['together'].repeated()}
+    """Each lane alone, the baseline (where measured) and together (repeats, grey boxes); under together, hatched and
+    named at their ends: max(t1, t2) and t1 + t2; the guess (ms)."""
+    together, rows = _name('together'), [k for k in (*ALONE, 'baseline', 'together') if k in r.times]
+    times = {_name(k): r.times[k].repeated() for k in rows}
     low, high = (b.median * 1e3 for b in _bounds(r))
     fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low / 1e3},
                        unit='ms', title=style.plot_text('communication.ex3.title'))
@@ -257,16 +256,16 @@ def _self_times(prof, gpu: bool) -> tuple[dict, float]:  # {operator: (self time
 
 
 def profile_frame(profs: dict, gpu: bool, rows: int = 4):
-    """Per profiled way ({variant key: profile}), its operators by self time with their calls, those under 1% of its
-    total left out (mm's 60 resolve_conj checks, a few µs), names cut to 32 characters (GPU kernel names run to a
-    hundred): whether the copies show is exercise 4's question."""
+    """Per profiled way ({variant key: profile}), its operators (by self time, not shown: one profiled call, not
+    the timed rows) with their calls, those under 1% of its total left out (mm's 60 resolve_conj checks), names cut
+    to 32 characters (GPU kernel names run to a hundred): whether the copies show is exercise 4's question."""
     import pandas as pd
     table = []
     for way, prof in profs.items():
         ops, total = _self_times(prof, gpu)
         ops = sorted(((k, v) for k, v in ops.items() if v[0] >= 0.01 * total), key=lambda kv: -kv[1][0])[:rows]
-        table += [(_word(way), k if len(k) <= 32 else k[:31] + '…', n, round(v * 1e3, 3)) for k, (v, n, _) in ops]
-    cols = [t(f'communication.profile.col_{c}') for c in ('way', 'op', 'calls', 'ms')]
+        table += [(_word(way), k if len(k) <= 32 else k[:31] + '…', n) for k, (v, n, _) in ops]
+    cols = [t(f'communication.profile.col_{c}') for c in ('way', 'op', 'calls')]
     return pd.DataFrame(table, columns=cols)
 
 

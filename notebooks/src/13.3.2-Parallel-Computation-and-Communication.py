@@ -174,8 +174,8 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. On a CPU the check passes in a 700 × 4 `x`, a 4 × 700 `w` and 20
-# buffers. Write both branches. The CPU branch uses these stand-ins:
+# `lane.threads` a CPU lane's share of the cores. On a CPU the check passes it a 700 × 4 `x`, a 4 × 700 `w` and 20
+# buffers. Write both branches. The CPU branch stands in for the copy stream and the events:
 #
 # * a copy thread is the copy stream;
 # * handing each product through a `queue.Queue` is its event and keeps it alive, as `record_stream` does;
@@ -188,7 +188,7 @@ print(show.recorded_answer(rec))  # worked answer: the share of the copy time ea
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，检查传入 700×4 的 `x`、4×700 的 `w` 和 20 个缓冲区。两个分支都要写。CPU 分支用以下方式代替 GPU 的三个要素：
+# 分到的核心数。在 CPU 上，检查传入 700×4 的 `x`、4×700 的 `w` 和 20 个缓冲区。两个分支都要写。CPU 分支这样代替 GPU 上的复制流和事件：
 #
 # * 复制线程就是复制流；
 # * 把乘积放入 `queue.Queue`，相当于记录事件，并且像 `record_stream` 那样保证复制完成前乘积不被释放；
@@ -220,18 +220,22 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure
 #
-# Without a GPU there is no copy engine: a copy thread on a core of its own stands in. Here you check that
-# run_and_copy is correct and, with the control, whether a copy thread slows the products; the overlap with a copy
-# engine is the H200 figure above. The control: products alone, timed while a thread copies nonstop. The baseline,
-# *in order*, copies each product as soon as it is made, in one thread. Every row frees each product once it is copied
-# (products alone: once it is made).
+# Without a GPU there is no copy engine: a copy thread on a core of its own stands in. Here the control measures
+# whether a copy thread slows the products; the overlap with a copy engine is the H200 figure above. The products are
+# thin (700 × 4 by 4 × 700) so that a copy takes about as long as a
+# product.
+#
+# The baseline, *in order*, copies each product as soon as it is made, in one thread. The control times products
+# alone while a thread copies nonstop.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。这台机器检查边计算边复制的结果是否正确，并用对照检查复制线程
-# 是否让乘法变慢；有复制引擎时的重叠见上面 H200 的图。对照：另一个线程不停地复制时，只做乘法的执行时间。基线是
-# “依次计算和复制”：在一个线程中，每个乘积算完就复制。每一行都在乘积复制完之后释放它（只做乘法：算完就释放）。
+# 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。在这台机器上可以用对照检查复制线程是否让乘法变慢；
+# 有复制引擎时的重叠见上面 H200 的图。这里的乘法是细长矩阵（700×4 乘以 4×700），使一次复制与
+# 一次乘法用时相当。
+#
+# 基线是“依次计算和复制”：在一个线程中，每个乘积算完就复制。对照：另一个线程不停地复制时，只做乘法的执行时间。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -264,7 +268,7 @@ print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #
 # **本机的结果如何？** 与两个斜线条形相比，边计算边复制落在什么位置？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured))  # worked answer: vs the longer of products and copies alone, then vs in order  #zh: 参考答案：与只做乘法、只做复制中较长者比较，再与依次计算和复制比较
+print(show.measured_answer(measured))  # worked answer: vs the two hatched bars, then vs the control  #zh: 参考答案：与两个斜线条形比较，再与对照比较
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -317,8 +321,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
-# computes. Without a GPU both lanes share this CPU's two cores (printed below), with square products: unlike the
-# thin ones above, each copy is small beside its product. From the times alone, predict "together" (ms) into
+# computes. Without a GPU both lanes share this CPU's cores (printed below); the products are square, so each copy is
+# small beside its product. From the times alone, predict "together" (ms) into
 # `my_guess`.
 
 # %% [markdown] lang="zh"
@@ -327,11 +331,11 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
-# 独立地计算。没有 GPU 时，两者共用这个 CPU 的两个核心（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
+# 独立地计算。没有 GPU 时，两者共用这个 CPU 的核心（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
 # 不同，每次复制相对于它的乘法都很小。根据单独运行的执行时间预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
-ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone and together, interleaved, checked  #zh: 单独和同时运行，交替计时，检查结果
+ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone, together and the baseline, interleaved, checked  #zh: 单独运行、同时运行和基线，交替计时，检查结果
 print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个计算资源单独运行的执行时间
 
 # %%
@@ -341,16 +345,17 @@ my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运
 display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 和 t1 + t2
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs t1 + t2, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、t1 + t2
+print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs the baseline, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、基线
 
 # %% [markdown]
-# **4. Use a profiler.** `torch.profiler` plays the book's Nsight: it profiles run_and_copy and, as the control, in
-# order. Each makes 20 copies. How many will the profile of run_and_copy list? Write it into `my_guess_copies`.
+# **4. Use a profiler to check the overlap.** `torch.profiler` plays the book's Nsight, on run_and_copy and on the
+# control, in order (20 copies each). A profile shows the overlap only if it lists the copies: how many of
+# run_and_copy's will it list? Write it into `my_guess_copies`.
 
 # %% [markdown] lang="zh"
-# **4. 使用性能分析器**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器。这里由 `torch.profiler` 充当这个角色，
-# 分析边计算边复制，并以依次计算和复制作为对照。两者都复制 20 次。分析边计算边复制时，分析器会列出几次复制？
-# 把它写进 `my_guess_copies`。
+# **4. 用性能分析器检查重叠**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 分析边计算边复制
+# 和对照（依次计算和复制），两者都复制 20 次。只有列出了这些复制，分析结果才能显示重叠：分析边计算边复制时，它会列出
+# 几次？把它写进 `my_guess_copies`。
 
 # %%
 my_guess_copies = None  # of run_and_copy's 20 copies, how many the profile lists  #zh: 边计算边复制的 20 次复制中，分析器列出几次
