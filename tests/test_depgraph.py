@@ -353,7 +353,7 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
         x.get_bbox_patch())) == 8
     text = out.getvalue().strip()  # one line: the verdict is the measuring cell's; the number asked comes last
     assert text.startswith('Worked answer: Still correct: every task matched float64. The drawn run took ')
-    assert 'tasks, finished last, ' in text and 'the outlined critical path of 8 tasks × ' in text
+    assert ' finished last: ' in text and ' of the 14 tasks, ' in text and 'a chain of 8 tasks, × ' in text
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
@@ -403,9 +403,9 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
     assert 'your guess' not in answer()
     assert answer() == (  # what set the drawn run (lane 0 last: 2 tasks at 1 s, waiting 3 s between), the model;
         # the critical path at the faster lane's time alone against the faster baseline
-        'Worked answer: Still correct: every task matched float64. The drawn run took 5200 ms (model 4000 ms): lane 0 '
-        'ran 2 tasks, finished last, 1000 ms a task (1000 ms alone): 2000 ms busy, 3000 ms waiting. A lower bound: '
-        'the outlined critical path of 2 tasks × 1000 ms (the faster lane alone) = 2000 ms, at best 67% less '
+        'Worked answer: Still correct: every task matched float64. The drawn run took 5200 ms (model 4000 ms); lane 0 '
+        'finished last: 2 of the 3 tasks, 1000 ms each (1000 ms alone), 2000 ms busy, 3000 ms waiting. A lower bound: '
+        'the outlined critical path, a chain of 2 tasks, × 1000 ms (the faster lane alone) = 2000 ms, at best 67% less '
         'than one lane, in order, 6000 ms.')
     r.speeds['L0'] = 1 / 4  # 4 s a task alone: the faster lane is lane 1 (3 s), 6 s, not under one lane's 6 s
     assert answer().endswith('= 6000 ms, no less than one lane, in order, 6000 ms: no plan beats it.')

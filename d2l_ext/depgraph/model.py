@@ -55,7 +55,7 @@ def mlp_step(lanes, params, X, y, lr):
     # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）；返回 CPU 上的新权重
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU  #zh: 权重在服务器（CPU）上
 
-    def half(i, Xi, yi):  # lane i's job, run on lane i  #zh: 计算资源 i 的任务，在计算资源 i 上运行
+    def half(i, Xi, yi):  # lane i's job, run on lane i  #zh: 计算资源 i 运行的函数
         with stage(i, 'copy in'):  # samples and weights in: lane i's own copies  #zh: 传入样本和权重：本计算资源的副本
             dev = lanes[i].device()
             w = {k: v.to(dev, copy=True) for k, v in params.items()}

@@ -7,6 +7,7 @@ import contextlib
 import pathlib
 import statistics
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import torch
@@ -76,12 +77,16 @@ class _Split:
 
 
 class _OneDevice:
-    """The whole minibatch on lane 0's device (on a CPU: every core in one thread), data placed once, no copies."""
+    """The whole minibatch on lane 0's device (a CPU: every core), data placed once, no copies; a CPU's in one thread
+    kept for every repeat: one device needs no thread started and joined per step (on 2 cores a fresh one cost 1-2 ms
+    of a 5 ms step; this thread's team resized per step stalled for 100 ms under load, 2026-12-07)."""
 
     def __init__(self, lane, params, X, y, threads=None):
         self.lane = whole_device(lane) if threads is None else replace(whole_device(lane), threads=threads)
         dev = self.lane.device()
         self.data = ({k: params[k].to(dev, copy=True) for k in PARAM_NAMES}, X.to(dev), y.to(dev))
+        self.pool = ThreadPoolExecutor(1, initializer=torch.set_num_threads, initargs=(self.lane.threads,)) if (
+            self.lane.kind == 'cpu') else None  # a GPU's work is queued from this thread, as run_on_lanes does
 
     def __call__(self, params, X, y, lr):  # the step's signature; its data were placed once
         dev = self.lane.device()
@@ -91,7 +96,7 @@ class _OneDevice:
             out = sgd_step(*self.data, lr)
             self.mark = (start, mark(dev))
             return out
-        return run_on_lanes([self.lane], [job])[0]
+        return self.pool.submit(job).result() if self.pool else job()
 
     def events(self, zero, t0) -> list[dict]:
         return [_event('one device', WHOLE, *self.mark, zero, t0)]
@@ -123,7 +128,8 @@ def _run(lanes, batch, sizes, repeats, warmup, lr, control=False, step=model.mlp
     # The calling thread (the server) keeps the cores the lanes leave: its team on every core beside a CPU lane's
     # makes OpenMP barriers wait for descheduled threads (H100, 2026-12-07: the split step 15.2 ms; 3.5 ms so).
     spare = max(1, cpu_cores() - sum(lane.threads for lane in lanes if lane.kind == 'cpu'))
-    with intra_op_threads(spare):
+    with intra_op_threads(spare), contextlib.ExitStack() as kept:  # one device's kept threads end with the run
+        kept.callback(lambda: [probe.pool.shutdown() for probe in runs.values() if getattr(probe, 'pool', None)])
         for r in range(warmup + repeats):
             for way in runs:
                 probe = runs[way]
@@ -273,6 +279,13 @@ def parts(run: dict) -> list[tuple[str, float, float, int]]:
     together = statistics.median(run['times']['split'])
     return [*out, ('apart', *apart, 2), ('rest', predict_split(run) - max(turn.values()) - apart[0],
                                          together - max(half.values()) - apart[1], 3)]
+
+
+def rest_repeats(run: dict) -> dict:
+    """Assumption 3 per repeat, for the rule: {way: [its time less the longer half and the shorter half's time beside
+    no other]} (as `parts` takes medians; in turn, no overlap: less both halves)."""
+    return {w: [x - max(h.values()) - (1 - (f or 0.0) * (w == 'split')) * min(h.values()) for x, h, f in zip(run[
+        'times'][w], run['halves'][w], run['overlap'][w]) if len(h) == 2] for w in ('in_turn', 'split')}
 
 
 def to_frame(run: dict):

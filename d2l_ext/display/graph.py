@@ -22,7 +22,6 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step', 'sum_update')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 ROW_ORDER = (CONTROL, 'one_device', 'split', 'in_turn')  # the figure's rows (below the two-device model)
-POINTS = ('half', 'over', 'under')  # _split_point's finding: the keys graph.answer.<point>
 WORDS = ('faster', 'slower', 'same')  # the rule's word (verdict.compare): graph.control.<word>, graph.pays.<word>
 READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: timer outside its parts (waits: empty)
 ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
@@ -159,7 +158,7 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     waits = [(r, a['end'], b['start']) for r, ev in ((r, [e for e in split if e['lane'] == f'lane {r // 2}']) for r in (
         0, 2)) for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]  # a lane (row 0, 2) idle between its boxes
     keys = {style.color('link'): 'graph.legend_copy_box', style.color('cpu'): 'graph.legend_server', HANDOFF: (
-        'graph.legend_handoff'), 'white': 'graph.legend_wait' + ('_gpu' if 'gpu' in (kinds or ()) else '')}
+        'graph.legend_handoff'), 'white': 'graph.legend_wait'}
     return events, rows, {c: style.plot_text(k) for c, k in keys.items()}, [(*w, 'white') for w in [
         *waits, (1, began, ended)]] + [(*h, HANDOFF) for h in handoffs]
 
@@ -207,16 +206,6 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
-def _split_point(rec: dict) -> tuple[str, dict]:
-    """Cell 9's rule: 'half' (longer half outlasts the best one-device row), or other time 'over'/'under' the gap."""
-    best, name = _best(m := _measurements(run := _run_and_kinds(rec)[0]))
-    rest, half, one = recording.parts(run)[-1][2], max(recording.halves_summary(run)['split'].values()), m[best].median
-    return 'half' if one <= half else 'over' if rest > one - half else 'under', {'half': _ms(half), 'rest': _ms(
-        rest), 'one': _ms(one), 'together': _ms(m['split'].median), 'by': verdict.by(m['split'], m[best]), 'room': _ms(
-        float(verdict.printed_gap(one * 1e3, half * 1e3)) / 1e3), 'best': name, 'pays': next(t(
-            f'graph.pays.{word}') for word in WORDS if word == verdict.compare(m['split'], m[best]))}
-
-
 def _control(run: dict) -> str:
     """The control (CPU lanes): one thread against all cores, by the rule: what the second core did for one device."""
     if CONTROL not in run['times']:
@@ -248,37 +237,45 @@ def split_table(here: dict):
     import pandas as pd
     run, parts, predicted, together, pct, name = _parts(here)
     h, over = _halves(run), (recording.halves_summary(run)['overlap'] or 0) - run['predicted_overlap']
+    h.update({('rest', w): Measurement(w, x) for w, x in recording.rest_repeats(run).items()})  # assumption 3
     box = {k: [t('graph.box', median=_ms(m.median), lo=verdict.sig(quartiles(m)[0] * 1e3), hi=_ms(quartiles(m)[1]))
                for m in (h[k, 'in_turn'], h[k, 'split'])] for k in ('lane 0', 'lane 1')}  # each half's grey boxes
     rows = [[a or '', name[k], *(pct if k == 'apart' else box[k] if a == 1 else (_ms(p), _ms(x))), _signed(over, '%')
              if k == 'apart' else t('graph.lane_is', lane=_signed(x - p), label=verdict.word(h[k, 'split'], h[k, (
-                 'in_turn')])) if a == 1 else _signed(x - p)] for k, p, x, a in [*parts, ('split', predicted, together,
-                                                                                           0)]]
+                 'in_turn')])) if a in (1, 3) else _signed(x - p)] for k, p, x, a in [
+                     *parts, ('split', predicted, together, 0)]]
     return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured',
                                                                       'rule')])
 
 
 def split_answer(here: dict, guess=None) -> None:
-    """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; cell 9's rule on
-    this run (_split_point) and the control; last, whether assumption 1 failed (the largest half the one rule finds
-    faster or slower together), whether the prediction landed (within 5%; errors offset where one is 5%) or missed."""
+    """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; together against
+    the baseline by the rule, and the control; last, the rule's verdict on each assumption (halves, other time)."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
-    run, parts, predicted, together, _, name = _parts(here)
-    hv = _halves(run)  # assumption 1 by the one rule: each half together against itself one after the other
+    run, parts, _, _, pct, name = _parts(here)
+    hv, m = _halves(run), _measurements(run)  # assumption 1 by the one rule: each half together against one after
     moved = [k for k in ('lane 0', 'lane 1') if verdict.compare(hv[k, 'split'], hv[k, 'in_turn']) != 'same']
-    h, held = recording.halves_summary(run), abs(together - predicted) / predicted < MIN_SHARE
-    errors = [max(h['split'].values()) - max(h['in_turn'].values())] + [x - p for k, p, x, a in parts[2:]]
-    key = 'missed' if not held else 'offset' if max(map(abs, errors)) >= MIN_SHARE * predicted else 'landed'
-    where = t(f'graph.answer.{key}', predicted=_ms(predicted), together=_ms(together), pct=_pct(abs(
-        together - predicted) / predicted), net=_signed(together - predicted))
     k, p, x, _ = max((q for q in parts if q[0] in moved), key=lambda q: abs(q[2] - q[1]), default=parts[0])
     big = t('graph.lane_is', lane=f'{name[k]} {_signed(x - p)}', label=verdict.word(hv[k, 'split'], hv[k, 'in_turn']))
-    net = t(f"graph.answer.{'failed' if moved else 'held'}", where=where, big=big)  # the largest half the rule moved
-    point, nums = _split_point(here)  # cell 9's rule on this run, then the control, one line before the answer
-    rule = t('verdict.answer_join').join(filter(None, (t('graph.answer.vs', **nums), t(f'graph.answer.{point}', **nums),
-                                                       _control(run))))
-    print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], rule, verdict.answer(net), sep='\n')
+    one = t('graph.answer.failed', big=big) if moved else t('graph.answer.held', d0=_signed(parts[0][2] - parts[0][
+        1]), d1=_signed(parts[1][2] - parts[1][1]))
+    rest = {w: Measurement(w, x) for w, x in recording.rest_repeats(run).items()}
+    three = t('graph.answer.rest', d=_signed(parts[3][2] - parts[3][1]), by=verdict.by(rest['split'], rest['in_turn']))
+    best, said = _best(m)
+    pays = next(t(f'graph.pays.{w}') for w in WORDS if w == verdict.compare(m['split'], m[best]))
+    rule = t('verdict.answer_join').join(filter(None, (t('graph.answer.vs', pays=pays, together=_ms(m['split'].median),
+             best=said, one=_ms(m[best].median), by=verdict.by(m['split'], m[best])), _control(run))))
+    print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], rule, verdict.answer(
+        one, t('graph.answer.overlap', pct=pct[1], assumed=pct[0]), three), sep='\n')
+
+
+def step_answer(rec: dict) -> None:
+    """Cell 13's worked answer, the guess's question: together beside the graph's prediction (within 5% or not)."""
+    run = _run_and_kinds(rec)[0]
+    p, x = recording.predict_split(run), _measurements(run)['split'].median
+    print(verdict.answer(t('graph.answer.landed' if abs(x - p) / p < MIN_SHARE else 'graph.answer.missed', predicted=(
+        _ms(p)), together=_ms(x), pct=_pct(abs(x - p) / p))))
 
 
 def wrong_sum_answer(g, caught: bool, guess=None):
@@ -334,6 +331,7 @@ def dag_answer(ex, guess=None) -> None:
     if per:  # start + tasks x time each + waits: when a lane finished
         lb, (took, waited, n, _, _) = max(zip(ex.lanes, per), key=lambda x: x[1][3] + x[1][0] * x[1][2] + x[1][1])
         said = [t('graph.answer.dag_run', took=_ms(ex.trace_wall), model=_ms(ex.predicted_ms()[DAG_VARIANTS[1]]), n=n,
+                  total=len(ex.dag),
                   lane=lane_name(f'lane {ex.lanes.index(lb)}', kinds=['gpu' if k == 0 else 'cpu' for k in ex.threads]),
                   per=_ms(took), alone=_ms(1 / ex.speeds[lb]), busy=_ms(n * took), wait=_ms(waited))]
     if ex.speeds:  # the lanes' times per task alone, timed before the run

@@ -77,7 +77,7 @@ print(show.machine_line(lanes))
 #
 # 为两个计算资源写出图12.3.1 中的训练迭代：
 #
-# * 计算资源 `i` 的任务把一半样本和权重复制到 `lanes[i].device()` 上，就像 GPU 那样
+# * 计算资源 `i` 运行的函数 `jobs[i]` 把一半样本和权重复制到 `lanes[i].device()` 上，就像 GPU 那样
 #   （在 CPU 上，只写 `.to(device)` 会返回同一个张量，要加 `copy=True`）；
 # * `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`，让两半**同时**运行 `lane_step`，并返回它们的结果；
 # * 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（普通的随机梯度下降）。
@@ -86,7 +86,7 @@ print(show.machine_line(lanes))
 # 用 `stage` 给各部分命名是可选的：命名的部分各有自己的方框。
 
 # %% tags=["nbval-ignore-output"]
-from d2l_ext.backends.torch_backend import run_on_lanes  # at hand for the task  #zh: 供任务使用
+from d2l_ext.backends.torch_backend import run_on_lanes  # at hand for the Build-it  #zh: 供动手实现使用
 from d2l_ext.depgraph import SERVER, stage
 
 
@@ -128,38 +128,35 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. Splitting pays only if together beats
-# the baseline below. Together takes its longer half plus the other time: in the timeline, the copies, the server's
-# sum and update, and the black bars. So the other time must be shorter than the baseline less the longer half;
-# exercise 2 measures both.
-#
-# The step is timed three ways, each checked against float64:
+# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. The step is timed three ways, each
+# checked against float64:
 #
 # * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline, for the
 #   verdict and the timeline;
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
+#
+# Splitting pays only if the verdict line finds together faster than the baseline.
 
 # %% [markdown] lang="zh"
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假设有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。只有“同时运行”比下面的基线更快，
-# 拆分才划算。“同时运行”的时间是较长的一半加上其他时间，即时间线中的复制、服务器上的求和与更新，以及黑色条形。
-# 所以其他时间必须短于基线减去较长的一半；练习2测量了这两项。
-#
+# 书中的图12.3.1 假设有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
 # * **一个设备**处理整个小批量，用全部核心，以及只用一个线程；较快的一行是基线，结论和时间线都用它；
 # * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
+#
+# 只有结论行判定“同时运行”比基线更快，拆分才划算。
 
 # %% [markdown]
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
-# the shorter half can hide inside the longer one:
+# the shorter half hides inside the longer one, so together takes the longer half plus the other time:
 #
-# $$t_\textrm{par} \approx t_\textrm{ser} - \min(t_0, t_1),$$
+# $$t_\textrm{par} \approx \underbrace{t_\textrm{ser} - t_0 - t_1}_\textrm{other time} + \max(t_0, t_1) = t_\textrm{ser} - \min(t_0, t_1),$$
 #
 # each a median printed below. It assumes:
 #
@@ -171,9 +168,10 @@ show.draw_graph(graph)
 
 # %% [markdown] lang="zh"
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
-# 两种方式运行的方框相同，只是两条链现在可以同时运行，较短的一半可以完全与较长的一半重叠：
+# 两种方式运行的方框相同，只是两条链现在可以同时运行，较短的一半完全与较长的一半重叠，
+# 所以“同时运行”的时间是较长的一半加上其他时间：
 #
-# $$t_\text{同时} \approx t_\text{先后} - \min(t_0, t_1),$$
+# $$t_\text{同时} \approx \underbrace{t_\text{先后} - t_0 - t_1}_\text{其他时间} + \max(t_0, t_1) = t_\text{先后} - \min(t_0, t_1),$$
 #
 # 各项都是下面打印的中位数。这个预测假设：
 #
@@ -192,6 +190,9 @@ my_guess = None  # ms: one step with the two lanes together  #zh: 毫秒：两�
 
 # %% tags=["nbval-ignore-output"]
 show.show_step(here, my_guess)
+
+# %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
+show.step_answer(here)
 
 # %% [markdown]
 # ## Recorded on a GPU machine
@@ -247,11 +248,11 @@ show.wrong_sum_answer(twice_graph, caught, my_guess_graph)
 
 # %% [markdown]
 # **2. Did assumption 1 fail?** It fails if a half ran faster or slower together than one after the other, by the
-# rule of 13.3.0. Its worked answer tests all three assumptions and the condition for splitting to pay.
+# rule of 13.3.0. Its worked answer gives the rule's verdict on each of the three assumptions.
 
 # %% [markdown] lang="zh"
 # **2. 假设1成立吗？**按 12.3 节概览中的规则，某一半同时运行时比先后运行时更快或更慢，假设1就不成立。
-# 参考答案检验全部三个假设，并把拆分划算的条件用在这次运行上。
+# 参考答案按规则给出三个假设各自的结论。
 
 # %%
 my_guess_failed = None  # True if assumption 1 failed here, else False  #zh: 假设1在这里不成立就写 True，否则写 False
@@ -288,7 +289,7 @@ show.draw_dag(dag, lanes)
 # time, then measure it beside one device running all 21 in order (a CPU with all its cores).
 
 # %% [markdown] lang="zh"
-# `dg.dag_plan` 在运行前做出计划：在可以开始的任务中，后面链最长的任务分给能最早完成它的计算资源（图中的颜色）。
+# `dg.dag_plan` 在运行前做出计划：在可以开始的任务中，剩余路径最长的任务分给能最早完成它的计算资源（图中的颜色）。
 # 每个计算资源按顺序运行自己的任务，并等待它们的输入。
 # 预测按每个计算资源单独运行的执行时间重放这个计划，即假设两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量，与一个设备（CPU 用全部核心）按顺序运行全部 21 个任务比较。
@@ -328,5 +329,5 @@ show.dag_answer(ex5, my_guess_tasks)
 #
 # * **每一半的损失除以自己的样本数**：更新会变成两倍大。
 # * **只把权重复制到计算资源上一次**：之后的训练迭代用的是过时的权重。
-# * **在循环中把任务写成 `lambda: lane_step(i, *h, n)`**：任务运行时才读取 `i` 和 `h`，两个任务都算计算资源 1 上的半个小批量。
+# * **在循环中把函数写成 `lambda: lane_step(i, *h, n)`**：函数运行时才读取 `i` 和 `h`，两个函数都算计算资源 1 上的半个小批量。
 #   要绑定它们：`lambda i=i, h=h: ...`。

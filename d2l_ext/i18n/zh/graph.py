@@ -45,10 +45,11 @@ MESSAGES = {
     'graph.answer.caught': '与 float64 结果的检查发现了错误的更新。',
     'graph.answer.passed': '与 float64 结果的检查通过了：更新没有改变。',
     'graph.answer.dag_correct': '结果仍然正确：每个任务都与 float64 结果一致。',
-    'graph.answer.path': ('下界：关键路径（加粗框出）是 {path} 个任务组成的链，{path} × {alone}'
-                          '（较快的计算资源单独运行）= {bound}，{vs}。'),
-    'graph.answer.dag_run': ('画出的这次运行的执行时间为 {took}（模型 {model}）：{lane}最后完成，'
-                             '它运行了 {n} 个任务，每个 {per}（单独运行 {alone}），共计算 {busy}，等待 {wait}。'),
+    'graph.answer.path': ('下界：关键路径（加粗框出）是一条由 {path} 个任务组成的链，{path} × {alone}'
+                          '（较快的计算资源单独运行）= {bound}；{vs}。'),
+    'graph.answer.dag_run': ('画出的这次运行的执行时间为 {took}（模型 {model}）。{lane}最后完成：'
+                             '它运行了全部 {total} 个任务中的 {n} 个，每个 {per}（单独运行 {alone}），'
+                             '共计算 {busy}，等待 {wait}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.dag_alone': '各计算资源单独按顺序运行全部 {n} 个任务（{r} 次的中位数），每个任务的平均执行时间：{each}',
     'graph.dag_each': '{lane}为 {took}',
@@ -57,7 +58,7 @@ MESSAGES = {
     'graph.legend_copy_box': '复制：传入样本和权重，传出梯度',
     'graph.legend_server': '服务器：求和、更新',
     'graph.legend_handoff': '未归入任何阶段的时间：\n启动和等待计算资源、同步',
-    'graph.legend_wait': '等待', 'graph.legend_wait_gpu': '等待（GPU 上还没有排入工作）',
+    'graph.legend_wait': '等待',
     'graph.legend_timers': '计时停止',
     'graph.legend_waiting': '等待输入',
     'graph.legend_ready': '输入已就绪，计算资源空闲',
@@ -108,14 +109,12 @@ MESSAGES = {
     'graph.guess': '你的猜测：{guess}；这次运行：{got}',  # exercises 1 and 2
     'graph.col.rule': '实测 − 预测',
     'graph.best.one_thread': '一个设备（一个线程）',
-    'graph.answer.failed': '假设1不成立（按规则，{big}）；{where}。',
-    'graph.answer.held': '假设1成立（按规则，没有哪一半的速度变了）；{where}。',
-    'graph.answer.landed': '预测（{predicted}）与“同时运行”（{together}）相差不到5%',
-    'graph.answer.offset': '各部分的变化合计 {net}，预测（{predicted}）与“同时运行”（{together}）相差不到5%',
-    'graph.answer.missed': '预测（{predicted}）与“同时运行”（{together}）相差 {pct}',
-    'graph.answer.half': '较长的一半单独就用了 {half}，超过 {one}：拆分不可能划算。',
-    'graph.answer.over': '其他时间 {rest} > {one} − 较长的一半 {half} = {room}：拆分不可能划算。',
-    'graph.answer.under': '其他时间 {rest} < {one} − 较长的一半 {half} = {room}。',
+    'graph.answer.failed': '假设1不成立：{big}。',
+    'graph.answer.held': '假设1：两半同时运行时分别变化了 {d0} 和 {d1}，按规则没有明显差别。',
+    'graph.answer.landed': '预测（{predicted}）与“同时运行”（{together}）相差不到5%。',
+    'graph.answer.missed': '预测（{predicted}）与“同时运行”（{together}）相差 {pct}。',
+    'graph.answer.overlap': '假设2：两半重叠了 {pct}（假设为 {assumed}）。',
+    'graph.answer.rest': '假设3：其他时间变化了 {d}：{by}。',
     'graph.answer.vs': '{pays}：同时运行 {together}，{best} {one}：{by}。',
     'graph.box': '{median}（灰色方框 {lo}–{hi}）',
     'graph.pays.faster': '拆分划算', 'graph.pays.slower': '拆分不划算', 'graph.pays.same': '拆分没有明显的好处',
