@@ -264,7 +264,7 @@ def test_lane_rows_measure_what_the_lesson_compares_with_the_control_and_print_o
         assert capsys.readouterr().out.splitlines()[0].startswith('your guess 0.500 s · predicted ')
 
 
-def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_bound_or_the_lanes():
+def test_the_lanes_answer_gives_together_vs_the_model_and_guess_then_the_baseline_and_the_bound():
     from d2l_ext.parallel.together import LaneRows
     from d2l_ext.results import Measurement
     cmp = {name: Measurement(name, [v] * 3) for name, v in zip('abcdef', (0.1, 0.11, 0.21, 0.104, 0.112, 0.2))}
@@ -272,15 +272,15 @@ def test_the_lanes_answer_gives_the_baseline_verdict_first_then_the_bound_or_the
         lanes = pick_lanes('torch')
     rows = LaneRows(cmp, lanes, [10, 10], lanes[0], control=lanes[0], busy=0.0)
     with using_language('en'):
-        assert dp.lanes_answer(rows) == (  # on CPU lanes the bound, from r (the control's time over the baseline's)
-            "Worked answer: together vs the baseline: faster (7.1% less time). r = the control's 0.200 s / the "
-            "baseline's 0.112 s = 1.79. Each one-core lane does half the control's work: together saves at most "
-            '1 − 1.79/2 = 11%.')
+        assert dp.lanes_answer(rows, 0.12) == (  # the question asked first: together vs max(t1, t2), the guess
+            'Worked answer: Together 0.104 s vs the model max(t1, t2) 0.110 s: faster (5.5% '
+            'less time). your guess 0.120 s · predicted 0.110 s · measured 0.104 s. Against the baseline: faster '
+            "(7.1% less time). r = the control's 0.200 s / the baseline's 0.112 s = 1.79: at most 1 − 1.79/2 = 11% "
+            'saved.')  # on CPU lanes the bound, from r
         rows.cmp['f'] = Measurement('f', [0.25] * 3)  # r > 2: the bound says together must lose
-        assert dp.lanes_answer(rows).endswith('1 − 2.23/2 = −12%.')
-        rows.control = None  # a GPU first lane: no control row; together vs the longer lane alone, what was measured
-        assert dp.lanes_answer(rows).endswith('Together 0.104 s, the longer lane alone 0.110 s: faster (5.5% less '
-                                              'time).')
+        assert dp.lanes_answer(rows).endswith('1 − 2.23/2 = −12% saved.')
+        rows.control = None  # a GPU first lane: no control row, no bound
+        assert dp.lanes_answer(rows).endswith('Against the baseline: faster (7.1% less time).')
         assert 'control' not in dp.lanes_answer(rows) and dp.lanes_answer(rows).count('. ') == 1
         rows.busy = 0.9
         assert 'cannot measure here' in dp.lanes_answer(rows)
@@ -305,8 +305,8 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
             'PyTorch: no: each CPU mm returns when done.',
             'Control (NaiveEngine): together 410 ms vs one at a time 400 ms: no clear difference '
             '(medians within 5%).',
-            'Worked answer: MXNet: yes, 2.00x as fast: together 200 ms vs one at a time 400 ms. '
-            'Against PyTorch one at a time (250 ms): faster (20% less time).']  # in the figure's unit
+            'Worked answer: MXNet issued together (200 ms) vs PyTorch one at a time (250 ms): faster (20% less '
+            'time). Against its own one at a time (400 ms): yes, 2.00x as fast.']  # the fair comparison first
         assert 'its control gained too: unclear.' in dp.independence_answer([torch, mx, mx])  # no "yes" here
         assert 'MXNet: no: ' in dp.independence_answer([torch, naive, naive])
         torch.busy = 0.9  # others kept the cores busy (sampled once, kept on the first run): no verdict, no answer
@@ -319,6 +319,7 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
     labels = [x.get_text().split('\n')[0] for x in ax.get_yticklabels()]
     assert 'PyTorch (threads per product: 1):' in labels  # each product's threads, the way on the next line
     assert 'MXNet (engine threads: 2, threads per product: 1):' in labels  # and MXNet's engine's
+    assert 'MXNet NaiveEngine (engine threads: 1, threads per product: 1):' in labels  # and its control's
 
 
 def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
@@ -333,12 +334,13 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
         assert dp.small_ops_answer(small) == (  # the question first: two lanes vs the baseline; then its control
             'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs baseline: one thread, whole CPU (2 cores) '
             '20.0 ms: faster (50% less time). Baseline (20.0 ms) vs one core: no clear difference (medians within 5%). '
+            "r = the control's 20.1 ms / the baseline's 20.0 ms = 1.00: at most 1 − 1.00/2 = 50% saved. "
             'One torch.bmm, 4.00 ms, vs the baseline: faster (5.0x as fast).')  # no cause where the rule saw none
         small.times['one_core'] = Times.from_times([0.04] * 3, 'e')  # the second core gained: no such clause
-        assert 'Baseline (20.0 ms) vs one core: faster (50% less time). One' in dp.small_ops_answer(small)
+        assert 'Baseline (20.0 ms) vs one core: faster (50% less time). r = ' in dp.small_ops_answer(small)
         small.times['one_core'] = Times.from_times([0.01] * 3, 'e')  # slower than one core: what the control tests
-        assert 'vs one core: slower (100% more time): splitting each product cost more than it saved.' in (
-            dp.small_ops_answer(small))
+        assert "vs one core: slower (100% more time). r = the control's 10.0 ms / the baseline's 20.0 ms = 0.50: at " \
+               'most 1 − 0.50/2 = 75% saved.' in dp.small_ops_answer(small)  # r < 1: the bound says more than half
         small.busy = 0.9  # others kept the cores busy: the graders' line, no verdict
         assert dp.small_ops_answer(small).startswith('Worked answer: two lanes vs the baseline: cannot measure')
         gpu.busy = 0.9  # a GPU's rows do not wait for CPU cores
@@ -377,7 +379,7 @@ def test_the_recording_draws_and_says_its_verdicts():
                                        '0.499 s; CPU (15 of 16 cores), 26 products 0.416 s')  # no time a product
         # the one guess: the share of the baseline's time saved (0.1 or 10 for 10%), against the model's and measured
         assert recorded_lines(rec, 0.1) == recorded_lines(rec, 10) == (
-            'time saved: your guess 10.0% · predicted 1.8% · measured 0.7%')  # the verdict: the worked answer's
+            'time saved: your guess 10.0% · predicted 1.8% · measured 0.8%')  # the verdict: the worked answer's
         assert recorded_lines(rec) == ''  # no guess: nothing printed
         assert recorded_sync_line(rec) == 'No wait: 1.25 ms; waiting for every device: 131 ms.'
         ax = plot_recorded_sync(rec).axes[0]  # what ran, in the title; no verdict there, so no grey box
@@ -385,8 +387,8 @@ def test_the_recording_draws_and_says_its_verdicts():
         assert 'grey box: middle half of the repeats' not in [x.get_text() for x in ax.get_legend().texts]
         assert recorded_answer(rec) == (  # the verdict first, then what the CPU can take off the GPU at most
             'Worked answer: together 0.504 s vs the baseline 0.508 s: no clear difference (medians within 5%). The CPU '
-            "takes its 26 of 1466 products off the GPU: at most 26/1466 = 1.8% of the baseline's time, under 5% "
-            "(measured: 0.7%). Per product the CPU took 46 times the GPU's time.")
+            "takes 26 of 1466 products off the GPU: at most 26/1466 = 1.8% of the baseline's time, under 5% "
+            '(measured: 0.8%).')
         fig = recorded_figure(rec, 0.1)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
         assert labels[0].endswith(': 1440 products') and labels[2] == 'both lanes together', labels  # no sum row

@@ -107,21 +107,32 @@ def plot_lanes_run(rows, guess: float | None = None, baseline: float | None = No
     labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
               variant_name('parallel', 'together'),
               *(style.plot_text(f'parallel.variant.{variant}', name=job) for variant, job in zip(both, jobs))]
-    return plot_repeats(cmp, predicted={names[3]: predicted}, halves=True, labels=dict(zip(names, labels)), guess={
-        names[3]: guess, names[4]: baseline}, predicted_label=variant_name('parallel', 'expected.separate'),  # assumed
-                        title=style.plot_text('parallel.repeats_title', repeats=len(cmp[names[3]].times)))
+    return legend_below(plot_repeats(cmp, predicted={names[3]: predicted}, halves=True, labels=dict(zip(names, labels)),
+                               guess={names[3]: guess, names[4]: baseline}, predicted_label=variant_name('parallel', (
+        'expected.separate')), title=style.plot_text('parallel.repeats_title', repeats=len(cmp[names[3]].times))))
 
 
-def lanes_answer(rows) -> str:
-    """13.3.1's answer: together vs the baseline; on CPU the control's bound (1 - r/2), else vs the longer lane."""
+def legend_below(fig, more: dict | None = None, y: float = -0.22):  # beside the axis it squeezes the plot (and a far
+    lg = fig.axes[0].get_legend()  # repeat's arrowhead at the axis's end is not the legend's); `more`: {label: handle}
+    kept = {**dict(zip((x.get_text() for x in lg.texts), lg.legend_handles)), **(more or {})}
+    return lg.axes.legend(kept.values(), kept, ncol=2, loc='upper center', bbox_to_anchor=(0.5, y)).figure
+
+
+def _bound(c, b, unit) -> str:  # r = the baseline b's speed over one core's (c); one-core lanes save <= 1 - r/2
+    return t('parallel.answer.control', c=verdict.num(c.median, unit), b=verdict.num(b.median, unit),
+             r=f'{(r := c.median / b.median):.2f}', most=f'{100 - 50 * r:.0f}%'.replace('-', '−'))
+
+
+def lanes_answer(rows, guess: float | None = None) -> str:
+    """13.3.1's answer: together vs max(t1, t2) and the guess; vs the baseline; on CPU the control's bound, 1 - r/2."""
     if gone := unmeasurable(t('parallel.claim'), _busy(rows)):
         return verdict.answer(gone)
     m = [rows.cmp[name] for name in rows.names]
     unit, k = verdict.unit_for(*(x.median for x in m)), max(range(len(rows.lanes)), key=lambda i: m[i].median)
-    ms, r = [verdict.num(x.median, unit) for x in m], rows.control and m[5].median / m[4].median  # saves <= 1 - r/2
-    said = t('parallel.answer.control', c=ms[5], b=ms[4], r=f'{r:.2f}', most=f'{100 - 50 * r:.0f}%'.replace('-', '−')
-             ) if r else t('parallel.answer.lanes', both=ms[3], slow=ms[k], by=verdict.by(m[3], m[k]))  # as measured
-    return verdict.answer(t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4])), said)
+    said = [t('parallel.answer.lanes', both=verdict.num(m[3].median, unit), slow=verdict.num(m[k].median, unit),
+              by=verdict.by(m[3], m[k])), guess is not None and t('parallel.answer.line', line=verdict.guess(
+                  float(guess), m[k].median, m[3].median)), t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4]))]
+    return verdict.answer(*filter(None, said), rows.control and _bound(m[5], m[4], unit) or '')
 
 
 def plot_variants(result, ax=None, title=None, halves: bool = True):
@@ -130,21 +141,20 @@ def plot_variants(result, ax=None, title=None, halves: bool = True):
                          result.times.items()}, ax=ax, title=title, unit='auto', halves=halves)
 
 
-# -- exercises 1 and 2: the figure (with the guess line, none without a guess) and the worked answer -------------
-
 def _ways(r):
     return r.times['issued_together'], r.times['one_at_a_time']
 
 
 def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; on a CPU: 'PyTorch (threads per product: 1)'
-    name, n, w = framework(r.framework).display, r.threads * (r.engine == 'eager'), getattr(r, 'workers', 0)
+    name, n, w = framework(r.framework).display, r.threads * (r.engine == 'eager'), getattr(r, 'workers', 0) or int(
+        r.engine == 'NaiveEngine')  # NaiveEngine: one operation at a time, one engine thread (the model divides by it)
     e = text('parallel.threads', n=n) if n else text('parallel.workers', n=w) if w else r.engine
-    return name if e in ('eager', 'ThreadedEnginePerDevice') else text('parallel.run_of', framework=name, engine=e)
+    return name if e in ('eager', 'ThreadedEnginePerDevice') else text('parallel.run_of', engine=e, framework=(
+        name + ' NaiveEngine' * (r.engine == 'NaiveEngine')))
 
 
 def independence_answer(runs) -> str:
-    """Exercise 1's worked answer: PyTorch's no from the model (eager: one at a time, no control times why its rows
-    differ); MXNet's yes or no by the rule (unclear where its control, NaiveEngine, gained too)."""
+    """Exercise 1's answer: PyTorch's no (eager); MXNet vs PyTorch, then vs its own one at a time, by the rule."""
     faster = [verdict.compare(*_ways(x)) == 'faster' for x in runs]
     unit = 's' if max(max(m.repeated()) for x in runs for m in _ways(x)) >= 1 else 'ms'  # the figure's unit
     said = [dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
@@ -153,8 +163,9 @@ def independence_answer(runs) -> str:
     lines = [t('parallel.answer.torch')] + (
         [t('parallel.answer.naive', **said[2]), t(f'parallel.answer.{answer}', **said[1])] if answer else [])
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # a verdict a line, MXNet's (the question's) last
-    vs = answer and t('parallel.answer.vs_torch', b=said[0]['b'], by=verdict.by(_ways(runs[1])[0], _ways(runs[0])[1]))
-    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1], vs or ''))
+    vs = answer and t('parallel.answer.vs_torch', a=said[1]['a'], b=said[0]['b'], by=verdict.by(
+        _ways(runs[1])[0], _ways(runs[0])[1]))
+    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(vs or '', lines[-1]))
 
 
 def plot_independence(runs, guess: float | None = None):
@@ -167,8 +178,8 @@ def plot_independence(runs, guess: float | None = None):
         one, both = (style.plot_text('parallel.independence_row', framework=_engine(run, style.plot_text),
                                      way=variant_name(run.area, k)) for k in ('one_at_a_time', 'issued_together'))
         times.update({one: _ways(run)[1].repeated(), both: _ways(run)[0].repeated()})
-        predicted[both], guessed[both] = (_ways(run)[1].median / x if x else None for x in (
-            run.at_once, guess if run is r else None))
+        guessed[both] = _ways(run)[1].median / guess if guess and run is r else None  # the model: MXNet's engine only
+        predicted.update({both: _ways(run)[1].median / run.at_once} if run.framework == 'mxnet' else {})
     return plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=style.plot_text(
         'parallel.independence_title', iters=runs[0].iters, size=runs[0].size),
         predicted_label=style.plot_text('parallel.model.at_once'))
@@ -179,18 +190,16 @@ def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (f
 
 
 def small_ops_answer(r) -> str:
-    """Exercise 2's answer by the rule: two lanes (GPU: streams) vs the baseline; on a CPU the baseline vs its one-core
-    control (what its second core gained); bmm vs the baseline."""
+    """Exercise 2's answer: two lanes (GPU: streams) vs the baseline; on a CPU vs one core, the bound; bmm."""
     (a, b, _), ts = _pair(r), r.times
     named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
     said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=verdict.by(ts[a], ts[b])),
             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
-    if 'one_core' in ts:  # the second core's gain, tested by its control: what it cost where it lost
-        split = verdict.compare(ts[b], ts['one_core']) == 'slower'
-        said.insert(1, t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts['one_core']),
-                         why=t('parallel.small.split') if split else ''))
+    if 'one_core' in ts:  # the baseline vs its one-core control; with one-core lanes the lesson's bound, 1 - r/2
+        said[1:1] = [t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts['one_core']))] + [
+            _bound(ts['one_core'], ts[b], 'ms')] * (r.threads == 1)
     return verdict.answer(*([gone] if gone else said))
 
 
@@ -207,9 +216,6 @@ def plot_small_ops(r, guess_ms: float | None = None, ax=None):
         print(line)
     named = {variant_name('parallel', f'{k}_cpu' if r.kind == 'cpu' and k == 'batched' else k, vars(r)): m.repeated()
              for k, m in ts.items()}  # on a CPU the bmm row says its thread and core, as the others
-    fig = plot_repeats(named, ax=ax, unit='ms', halves=True, predicted={row: ts[b].median / ways}, guess={row: guess},
-                       predicted_label=style.plot_text('parallel.model.split'), title=style.plot_text(
-        'parallel.small_ops_title', products=r.products, size=r.size, device=style.plot_lane(r.device)))
-    lg = fig.axes[0].get_legend()  # below the axis: a far repeat's arrowhead at its right end is not the legend's
-    return lg.axes.legend(lg.legend_handles, [x.get_text() for x in lg.texts], ncol=2, loc='upper center',
-                          bbox_to_anchor=(0.5, -0.22)).figure
+    return legend_below(plot_repeats(named, ax=ax, unit='ms', halves=True, predicted={row: ts[b].median / ways}, guess={
+        row: guess}, predicted_label=style.plot_text('parallel.model.split'), title=style.plot_text(
+        'parallel.small_ops_title', products=r.products, size=r.size, device=style.plot_lane(r.device))))

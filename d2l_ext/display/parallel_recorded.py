@@ -8,7 +8,7 @@ from ..lanes import Lane
 from ..results import MIN_SHARE
 from . import style, verdict
 from .lane_timeline import plot_timeline
-from .parallel import plot_bars, plot_parallel, plot_variants, serial, variant_name
+from .parallel import legend_below, plot_bars, plot_parallel, plot_variants, serial, variant_name
 
 
 def _when(rec) -> dict:
@@ -23,9 +23,10 @@ def _predicted(p) -> dict:  # the baseline at the GPU's pace alone, every produc
     return dict(baseline=p.lane_times[0].median * sum(p.iters) / p.iters[0], together=p.expected)
 
 
-def _saved(p, *more: float) -> list[str]:  # the baseline's share saved: the model's, measured, `more`; '1.8%' (0.1%)
-    return [t('verdict.unit.%', value=f'{100 * share:.1f}') for share in (
-        1 - p.expected / _predicted(p)['baseline'], 1 - p.together.median / p.baseline.median, *more)]
+def _saved(p, *more: float) -> list[str]:  # the baseline's share saved: the model's, measured (printed medians), more
+    measured = float(verdict.printed_gap(p.baseline.median, p.together.median)) / float(verdict.sig(p.baseline.median))
+    return [t('verdict.unit.%', value=f'{100 * share:.1f}') for share in (1 - p.expected / _predicted(p)['baseline'],
+                                                                          measured, *more)]
 
 
 def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, from what find_lanes found here
@@ -46,9 +47,10 @@ def recorded_figure(rec, guess=None, max_bars: int = 200):
                       'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([1.55, 3.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
-    kept = {**dict(zip(map(lambda x: x.get_text(), (lg := axes[0].get_legend()).texts), lg.legend_handles)),
-            style.plot_text('parallel.within_5'): Patch(**band)}  # the sum: its own panel below
-    axes[0].legend(kept.values(), kept, ncol=2, loc='upper center', bbox_to_anchor=(0.5, -0.2))  # beside: squeezed
+    legend_below(fig, {style.plot_text('parallel.within_5'): Patch(**band)}, -0.2)  # the sum: its own panel below
+    for y, key in ((2.25, 'parallel.model_together'), (3.25, 'parallel.model_baseline')):  # each hatched bar's model
+        axes[0].text(0.01, y, style.plot_text(key, cpu=p.iters[1], total=sum(p.iters), share=_saved(p)[0]), zorder=3,
+                     va='center', transform=axes[0].get_yaxis_transform(), bbox=dict(fc='white', ec='none', pad=1))
     names = variant_name('parallel', 'serial_sum'), variant_name('parallel', 'together'), t('parallel.name.baseline')
     plot_bars({f'{name}\n{style.plot_text("style.median")}': m.median for name, m in zip(names, (serial(p), p.together,
                                                                                          p.baseline))}, ax=axes[1])
@@ -100,7 +102,6 @@ def recorded_answer(rec) -> str:
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
-    said = dict(zip(('share', 'measured'), _saved(p)), cpu=p.iters[1], total=sum(p.iters),  # the CPU's products
-                pace=f'{max(per := [m.median / k for m, k in zip(p.lane_times, p.iters)]) / min(per):.0f}')
+    said = dict(zip(('share', 'measured'), _saved(p)), cpu=p.iters[1], total=sum(p.iters))  # the CPU's products
     line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
     return verdict.answer(t('parallel.answer.line', line=line), t('parallel.answer.rec_base', **said))

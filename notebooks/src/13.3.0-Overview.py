@@ -48,7 +48,7 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两个计算资源同时各完成一项任务（两个设备，或各用一半 CPU 核心），再与一个设备完成这两项任务比较；练习 2 比较小矩阵乘法；还有计时时要等待哪些设备 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两个计算资源同时各完成一项任务（两个设备，或各用一半 CPU 核心），再与一个设备完成这两项任务比较；练习 2 用小矩阵乘法；计时要等待哪些设备 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
@@ -71,9 +71,9 @@ print(machine_line(mxnet=False))
 # The GPU and the CPU are each a *lane*: hardware that can run work beside other work (the CPU keeps one core back to
 # feed the GPU).
 #
-# Each lane ran one job, the book's `run`: independent products of 2000 × 2000 matrices, as many as take about 0.5 s
-# alone. The **baseline** is the GPU alone doing both jobs' products. The next cell prints each job's products and
-# its time alone.
+# Each lane ran one job, the book's `run`: independent products of 2000 × 2000 matrices (the book's 4000 × 4000 would
+# leave the CPU only a few), as many as take about 0.5 s alone. The **baseline** is the GPU alone doing both jobs'
+# products. The next cell prints each job's products and its time alone.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
@@ -83,7 +83,8 @@ print(machine_line(mxnet=False))
 #
 # GPU 和 CPU 各是一个**计算资源**，即能与其他工作同时运行的硬件（CPU 留出一个核心给 GPU 发指令）。
 #
-# 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法，乘法次数选得使它单独运行约 0.5 秒。
+# 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法（若用书中的 4000×4000，CPU 只能做几次），
+# 选择乘法次数，使它单独运行约 0.5 秒。
 # **基线**是 GPU 单独完成两项任务的全部乘法。下一个单元格输出每项任务的乘法次数和单独运行的执行时间。
 
 # %% tags=["nbval-ignore-output"]
@@ -99,35 +100,27 @@ print(recorded_alone(rec))
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
 #
-# **Exercise.** Running together, the CPU's job comes off the GPU. By what share at most can that cut the baseline's
-# time? Hint: if the CPU's job took no time at all, what would the GPU still have to do? Write the share into
+# **Exercise.** Compared with the baseline, running together takes the CPU's job off the GPU. By what share at most
+# can that cut the baseline's time? Hint: if the CPU's job took no time at all, what would the GPU still have to do? Write the share into
 # `my_guess` (0.1 or 10 for 10%).
 
 # %% [markdown] lang="zh"
 # 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的测量值）互不重叠；中位数之差至少是较大中位数的5%。
 # 两个条件都满足，才算**更快**（或**更慢**）；否则就是**没有明显差别**。
 #
-# **练习**：同时运行时，CPU 的任务不再由 GPU 来做。这最多能让基线的执行时间缩短百分之几？
+# **练习**：与基线相比，同时运行时 CPU 的任务不再由 GPU 来做。这最多能让基线的执行时间缩短百分之几？
 # 提示：即使 CPU 的任务完全不花时间，GPU 还要做什么？把你的猜测写进 `my_guess`（0.1 或 10 都表示 10%）。
 
 # %%
 my_guess = None  # the share of the baseline's time saved, e.g. 0.1  #zh: 基线执行时间缩短的比例，例如 0.1
 
 # %% [markdown]
-# The figure. Top: every repeat of each lane alone, together and the baseline. Hatched, the model: the baseline at the
-# GPU's pace for every product; together at the longer job's time, $\max(t_1, t_2)$. Your guess is the diamond on
-# together's row: the baseline less your share. Middle: the two alone, added, beside both ways. That sum is one
-# device's time only when two equal devices each do half the work, as the book's two GPUs do. Here the CPU is dozens
-# of times slower per product, so the sum is not the baseline. Bottom: when each lane was busy in together's median
-# run.
+# Top: every repeat, each model hatched and labelled, your guess a diamond on together's row. Middle: the medians
+# from zero beside the two alone, added (see Pitfalls); bottom: together's median run, lane by lane.
 
 # %% [markdown] lang="zh"
-# 下图的上部画出每个计算资源单独运行、同时运行和基线的每次测量。
-# 斜线条形是模型预测：基线按 GPU 的速度做完全部乘法；同时运行取较长那项任务的执行时间$\max(t_1, t_2)$。
-# 菱形是你的猜测，画在“同时运行”一行：基线的执行时间按你猜的比例缩短后的位置。
-# 中间的图从零画起，把两者单独执行时间之和与这两种方式并列。只有两个相同的设备各做一半工作时（如书中的两个 GPU），
-# 这个和才等于一个设备的执行时间。这里 CPU 每次乘法比 GPU 慢几十倍，所以这个和不是基线。
-# 最下方画出“同时运行”中执行时间为中位数的那次运行里两者各自何时在忙。
+# 上图画出每次测量，斜线条形是标明了的模型预测，菱形是你的猜测（画在“同时运行”一行）。
+# 中图从零画出中位数和两者单独执行时间之和（见易错点）；下图是“同时运行”中执行时间为中位数的那次运行。
 
 # %% tags=["nbval-ignore-output"]
 recorded_figure(rec, my_guess)  # every repeat as a dot; your guess, once set, as a diamond  #zh: 每次测量画成一个点；写下猜测后，猜测画成菱形
@@ -152,7 +145,7 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 # ## 小结
 #
 # - 要把同时运行与一个设备完成两项任务相比。这里加上 CPU 没有明显差别。
-# - 加上一个设备，至多省下原来那个设备做它接过去的那部分工作的时间。
+# - 加上一个设备，至多省下原设备花在被接走的工作上的时间。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点

@@ -40,14 +40,14 @@ print(machine_line())
 # ## The book's cells, on this machine's lanes
 #
 # The book's `d2l.try_all_gpus()` needs two GPUs, so we take this machine's two lanes: two GPUs, a GPU and the CPU,
-# or two CPU lanes with half the cores each, sharing memory and the last-level cache.
+# or two CPU lanes with half the cores each.
 
 # %% [markdown] lang="zh"
 # ## 在这台机器的计算资源上运行书中的代码
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
 # `IndexError`）。所以我们改用这台机器的两个计算资源：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
-# 计算资源，它们共用内存和末级缓存。
+# 计算资源。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -150,7 +150,7 @@ plot_recorded_sync(rec) if rec else None
 # ## 两个计算资源同时运行
 #
 # 一个线程就能让多个 GPU 都忙起来，却不能让各占一半核心的两个 CPU 计算资源同时运行：它们各需要自己的 Python 线程，
-# 每个线程调用 `torch.set_num_threads(lane.threads)`，只用分给自己的核心。
+# 每个线程调用 `torch.set_num_threads(lane.threads)`，设定自己的线程数。
 
 # %% [markdown]
 # ### Build it: `run_together`
@@ -179,7 +179,7 @@ plot_recorded_sync(rec) if rec else None
 # - 两者是否真的同时在忙：执行时间较短的那个，至少一半时间与另一个重叠（检查会输出这个比例）。
 
 # %% tags=["nbval-ignore-output"]
-import threading  # at hand for the task  #zh: 供任务使用
+import threading  # at hand for the task  #zh: 供动手实现使用
 from concurrent.futures import ThreadPoolExecutor
 
 
@@ -206,7 +206,7 @@ d2l_ext.check('13.3.1-lanes', run_together)  # checks the worked solution above 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 书中代码在两个 GPU 上的运行结果（来自 d2l 自己的幻灯片）：
+# 书中代码在两个 GPU 上的运行结果（见 d2l.smola.org 的幻灯片）：
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_book_slides
@@ -229,7 +229,7 @@ plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  
 #
 # 在 CPU 上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。
 # 每个单核计算资源做对照一半的工作，所以同时运行的执行时间至少是对照的一半。
-# 如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$；$r = 2$时一点也省不下。对照这一行测出$r$。
+# 如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$；$r = 2$时一点也省不下。“对照”一行测出$r$。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -245,12 +245,12 @@ rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeat
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# How long will the two lanes take together? Write it, in seconds, into `my_guess`. The figure's
-# hatched bar is the model for separate hardware: together takes the longer lane's median, $\max(t_1, t_2)$.
+# How long will the two lanes take together? Write it, in seconds, into `my_guess`. The hatched bar is the model for
+# separate hardware, $\max(t_1, t_2)$. CPU lanes share one CPU's memory and caches, so there it is only a lower bound.
 
 # %% [markdown] lang="zh"
 # 两项任务同时运行要多久？把你的预测（秒）写进 `my_guess`。
-# 图中的斜线条形是硬件相互独立时的模型预测：同时运行取两个中位数中较长的那个，即$\max(t_1, t_2)$。
+# 斜线条形是硬件相互独立时的模型$\max(t_1, t_2)$。两个 CPU 计算资源共用一个 CPU 的内存和缓存，所以在 CPU 上它只是下限。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
@@ -261,7 +261,7 @@ plot_lanes_run(rows, my_guess)  # your guess's line once you set it; together vs
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import lanes_answer
 
-print(lanes_answer(rows))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
+print(lanes_answer(rows, my_guess))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
 # ## Try it yourself
@@ -311,8 +311,8 @@ plot_independence(runs, my_guess)  # your guess's line once you set it  #zh: 写
 print(independence_answer(runs))  # the worked answer, from this run's numbers  #zh: 参考答案，由这次运行的数字得出
 
 # %% [markdown]
-# **2.** When each operation is small, can two lanes beat one device? The next cell times 800 products of 64 × 64
-# 15 times each way:
+# **2.** When each operation is small, can two lanes beat one device? The next cell times 800 products of 64 × 64,
+# each way 15 times:
 #
 # - the **baseline**: one thread on the whole device;
 # - two lanes together: two threads of 400 products each;
