@@ -260,8 +260,8 @@ def split_answer(here: dict, guess=None) -> None:
     big = t('graph.lane_is', lane=f'{name[k]} {_signed(x - p)}', label=verdict.word(hv[k, 'split'], hv[k, 'in_turn']))
     one = t('graph.answer.failed', big=big) if moved else t('graph.answer.held', d0=_signed(parts[0][2] - parts[0][
         1]), d1=_signed(parts[1][2] - parts[1][1]))
-    rest = {w: Measurement(w, x) for w, x in recording.rest_repeats(run).items()}
-    three = t('graph.answer.rest', d=_signed(parts[3][2] - parts[3][1]), by=verdict.by(rest['split'], rest['in_turn']))
+    turn, split = (Measurement(w, x) for w, x in recording.rest_repeats(run).items())  # the word only: d is the table's
+    three = t('graph.answer.rest', d=_signed(parts[3][2] - parts[3][1]), by=verdict.word(split, turn))
     best, said = _best(m)
     pays = next(t(f'graph.pays.{w}') for w in WORDS if w == verdict.compare(m['split'], m[best]))
     rule = t('verdict.answer_join').join(filter(None, (t('graph.answer.vs', pays=pays, together=_ms(m['split'].median),

@@ -20,10 +20,10 @@
 # weights. Here you write it for two lanes, record its graph, predict and measure it.
 
 # %% [markdown] lang="zh"
-# # 扩展：依赖图（12.3节，图12.3.1“计算图及其依赖关系”）
+# # 扩展：依赖图（12.3节，图12.3.1）
 #
-# 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html) 画出了两层的多层感知机在一个 CPU 和两个 GPU 上的
-# 计算图及其依赖关系。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即**参数服务器**）对梯度求和并更新权重。
+# 书中的[图12.3.1](https://zh.d2l.ai/chapter_computational-performance/auto-parallelism.html)“在一个CPU和两个GPU上的两层的多层感知机的计算图及其依赖关系”
+# 画出了一次训练迭代。每个 GPU 在小批量的一半上完成前向传播、损失和反向传播；CPU（即**参数服务器**）对梯度求和并更新权重。
 # 本节我们在这台机器的两个计算资源上写出这次训练迭代，记录它的依赖图（即带依赖关系的计算图），预测它的执行时间，然后实测。
 
 # %% tags=["nbval-ignore-output"]
@@ -70,7 +70,7 @@ print(show.machine_line(lanes))
 # * the gradients are summed on the CPU, where `params` live; the step returns the new weights (plain SGD).
 #
 # The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
-# Naming parts with `stage` is optional: named parts get their own boxes.
+# Parts named with `stage` (optional) get their own boxes.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
@@ -131,12 +131,12 @@ show.draw_graph(graph)
 # The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. The step is timed three ways, each
 # checked against float64:
 #
-# * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline, for the
-#   verdict and the timeline;
+# * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline;
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
 #
-# Splitting pays only if the verdict line finds together faster than the baseline.
+# Splitting pays only if together beats the baseline by the rule. Expect no gain on 2 CPU cores: each half gets
+# one core, the baseline both; watch which assumption fails.
 
 # %% [markdown] lang="zh"
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
@@ -150,7 +150,8 @@ show.draw_graph(graph)
 # * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
 #
-# 只有结论行判定“同时运行”比基线更快，拆分才划算。
+# 只有按 12.3 节概览中的规则，“同时运行”比基线更快，拆分才划算。
+# 预期：在 2 核 CPU 上，每一半只有一个核心，而基线用两个，所以不要指望拆分更快。要看的是下面哪个假设不成立。
 
 # %% [markdown]
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
@@ -162,14 +163,14 @@ show.draw_graph(graph)
 #
 # 1. each half runs as fast together as one after the other;
 # 2. both start at once, the shorter inside the longer (overlap 100%);
-# 3. the other time (copies, sum, update, the timer outside the recorded parts: the timeline's legend) stays the same.
+# 3. the other time (copies, sum, update, unrecorded time) stays the same.
 #
 # Which could fail here?
 
 # %% [markdown] lang="zh"
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
-# 两种方式运行的方框相同，只是两条链现在可以同时运行，较短的一半完全与较长的一半重叠，
-# 所以“同时运行”的时间是较长的一半加上其他时间：
+# 两种方式运行的方框相同，只是两条链现在可以同时运行。
+# 较短的一半完全与较长的一半重叠，所以“同时运行”的时间是较长的一半加上其他时间：
 #
 # $$t_\text{同时} \approx \underbrace{t_\text{先后} - t_0 - t_1}_\text{其他时间} + \max(t_0, t_1) = t_\text{先后} - \min(t_0, t_1),$$
 #
@@ -199,14 +200,15 @@ show.step_answer(here)
 #
 # The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. The GPU's half is
 # shorter and can hide inside the CPU's, so together's hatched bar is the CPU's half plus the other time. In the
-# timeline, compare the CPU's half with the one-device row, the whole step on the GPU.
+# timeline, if the CPU's half is longer than the one-device row (the whole step on the GPU), splitting can only be
+# slower.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 GPU 机器上运行的结果：那里的两个计算资源是 GPU 和 CPU，各分到半个小批量。
 # 在记录的机器上，GPU 上的半个小批量较短，可以完全与 CPU 上的重叠，所以“同时运行”的斜线条形是 CPU 上的半个小批量
-# 加上其他时间。在时间线中，把 CPU 上的半个小批量与“一个设备”一行（GPU 上的整次训练迭代）比一比。
+# 加上其他时间。在时间线中，如果 CPU 上的半个小批量比“一个设备”一行（GPU 上的整次训练迭代）还长，拆分就只会更慢。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -248,7 +250,7 @@ show.wrong_sum_answer(twice_graph, caught, my_guess_graph)
 
 # %% [markdown]
 # **2. Did assumption 1 fail?** It fails if a half ran faster or slower together than one after the other, by the
-# rule of 13.3.0. Its worked answer gives the rule's verdict on each of the three assumptions.
+# rule of 13.3.0. Its worked answer judges all three assumptions by the rule.
 
 # %% [markdown] lang="zh"
 # **2. 假设1成立吗？**按 12.3 节概览中的规则，某一半同时运行时比先后运行时更快或更慢，假设1就不成立。
@@ -286,7 +288,7 @@ show.draw_dag(dag, lanes)
 # `dg.dag_plan` makes the plan before the run: the ready task with the longest chain behind it goes to the lane
 # where it would finish first (its colour). Each lane runs its tasks in order, waiting for inputs. The
 # prediction replays the plan at each lane's time alone, as if neither lane slowed the other. Guess the planned run's
-# time, then measure it beside one device running all 21 in order (a CPU with all its cores).
+# time, then measure it beside one device running all 21 in order.
 
 # %% [markdown] lang="zh"
 # `dg.dag_plan` 在运行前做出计划：在可以开始的任务中，剩余路径最长的任务分给能最早完成它的计算资源（图中的颜色）。

@@ -97,8 +97,7 @@ MESSAGES = {
     'graph.variant.one_thread': 'one device (CPU, one thread), whole minibatch',
     'graph.inputs_line': 'one after the other {ser}; halves: {halves} (medians of {n} repeats)',
     'graph.legend_missing': 'missing: an edge of the worked step',
-    'graph.col.assumption': 'assumption',
-    'graph.col.part': 'part',
+    'graph.col.assumption': 'assumption', 'graph.col.part': 'part',
     'graph.col.predicted': 'predicted',
     'graph.col.measured': 'measured, together',
     'graph.guess': 'your guess: {guess} · this run: {got}',  # exercises 1 and 2
@@ -106,7 +105,8 @@ MESSAGES = {
     'graph.best.one_thread': 'one device (one thread)',
     'graph.answer.failed': 'Assumption 1 failed: {big}.',
     'graph.answer.held': 'Assumption 1: halves {d0} and {d1} together: no clear difference by the rule.',
-    'graph.answer.landed': 'The prediction ({predicted}) is within 5% of together ({together}).',
+    'graph.answer.landed': ('The prediction ({predicted}) is within 5% of together ({together}); exercise 2 tests '
+                            'whether its assumptions held.'),
     'graph.answer.missed': 'The prediction ({predicted}) missed together ({together}) by {pct}.',
     'graph.answer.path': ('A lower bound: the outlined critical path, a chain of {path} tasks, × {alone} (the '
                           'faster lane alone) = {bound}, {vs}.'),

@@ -47,7 +47,7 @@ MESSAGES = {
     'graph.answer.dag_correct': '结果仍然正确：每个任务都与 float64 结果一致。',
     'graph.answer.path': ('下界：关键路径（加粗框出）是一条由 {path} 个任务组成的链，{path} × {alone}'
                           '（较快的计算资源单独运行）= {bound}；{vs}。'),
-    'graph.answer.dag_run': ('画出的这次运行的执行时间为 {took}（模型 {model}）。{lane}最后完成：'
+    'graph.answer.dag_run': ('画出的这次运行的执行时间为 {took}（预测模型 {model}）。{lane}最后完成：'
                              '它运行了全部 {total} 个任务中的 {n} 个，每个 {per}（单独运行 {alone}），'
                              '共计算 {busy}，等待 {wait}。'),
     'graph.legend_timer_stops': '计时停止（{wall}）',
@@ -98,7 +98,7 @@ MESSAGES = {
     'graph.err.speed': 'speed 必须为每个资源给出 > 0 的系数；请检查 {check}',
     'graph.err.pinned': '固定的任务指定了未列出的资源：{stray}',
     'graph.part.overlap': '较短一半与另一半同时运行的占比',
-    'graph.legend_replay': '模型：按单独运行的执行时间重放计划',
+    'graph.legend_replay': '预测模型：按单独运行的执行时间重放计划',
     'graph.variant.one_thread': '一个设备（CPU，1 个线程），整个小批量',
     'graph.inputs_line': '先后运行 {ser}，其中两半：{halves}（{n} 次重复的中位数）',
     'graph.legend_missing': '缺少的边（参考实现中有）',
@@ -111,7 +111,7 @@ MESSAGES = {
     'graph.best.one_thread': '一个设备（一个线程）',
     'graph.answer.failed': '假设1不成立：{big}。',
     'graph.answer.held': '假设1：两半同时运行时分别变化了 {d0} 和 {d1}，按规则没有明显差别。',
-    'graph.answer.landed': '预测（{predicted}）与“同时运行”（{together}）相差不到5%。',
+    'graph.answer.landed': '预测（{predicted}）与“同时运行”（{together}）相差不到5%；它的假设是否成立，由练习2检验。',
     'graph.answer.missed': '预测（{predicted}）与“同时运行”（{together}）相差 {pct}。',
     'graph.answer.overlap': '假设2：两半重叠了 {pct}（假设为 {assumed}）。',
     'graph.answer.rest': '假设3：其他时间变化了 {d}：{by}。',
