@@ -180,9 +180,9 @@ def plot_independence(runs, guess: float | None = None):
         times.update({one: _ways(run)[1].repeated(), both: _ways(run)[0].repeated()})
         guessed[both] = _ways(run)[1].median / guess if guess and run is r else None  # the model: MXNet's engine only
         predicted.update({both: _ways(run)[1].median / run.at_once} if run.framework == 'mxnet' else {})
-    return plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=style.plot_text(
-        'parallel.independence_title', iters=runs[0].iters, size=runs[0].size),
-        predicted_label=style.plot_text('parallel.model.at_once'))
+    title = style.plot_text('parallel.independence_title', iters=runs[0].iters, size=runs[0].size)
+    return legend_below(plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=title,
+                                     predicted_label=style.plot_text('parallel.model.at_once')), y=-0.1)
 
 
 def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (first row), the model's speed-up (1x)
@@ -197,10 +197,11 @@ def small_ops_answer(r) -> str:
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
     said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=verdict.by(ts[a], ts[b])),
             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
-    if 'one_core' in ts:  # the baseline vs its one-core control; with one-core lanes the lesson's bound, 1 - r/2
-        said[1:1] = [t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts['one_core']))] + [
-            _bound(ts['one_core'], ts[b], 'ms')] * (r.threads == 1)
-    return verdict.answer(*([gone] if gone else said))
+    if 'one_core' in ts:  # first the control: two cores vs one; only where the rule parts them the bound, 1 - r/2
+        same = verdict.compare(ts[b], ts['one_core']) == 'same'  # r no different from 1: no bound from it
+        said[:0] = [t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts['one_core'])), t(
+            'parallel.small.same') if same else r.threads == 1 and _bound(ts['one_core'], ts[b], 'ms') or '']
+    return verdict.answer(*([gone] if gone else filter(None, said)))
 
 
 def small_ops_baseline(r) -> str:  # exercise 2's number to predict from, before the guess: in ms, the figure's unit

@@ -47,13 +47,16 @@ def recorded_figure(rec, guess=None, max_bars: int = 200):
                       'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([1.55, 3.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
-    legend_below(fig, {style.plot_text('parallel.within_5'): Patch(**band)}, -0.2)  # the sum: its own panel below
-    for y, key in ((2.25, 'parallel.model_together'), (3.25, 'parallel.model_baseline')):  # each hatched bar's model
-        axes[0].text(0.01, y, style.plot_text(key, cpu=p.iters[1], total=sum(p.iters), share=_saved(p)[0]), zorder=3,
-                     va='center', transform=axes[0].get_yaxis_transform(), bbox=dict(fc='white', ec='none', pad=1))
-    names = variant_name('parallel', 'serial_sum'), variant_name('parallel', 'together'), t('parallel.name.baseline')
-    plot_bars({f'{name}\n{style.plot_text("style.median")}': m.median for name, m in zip(names, (serial(p), p.together,
-                                                                                         p.baseline))}, ax=axes[1])
+    legend_below(fig, {style.plot_text('parallel.within_5'): Patch(**band)}, -0.15)  # the sum: its own panel below
+    for y, key in ((2.52, 'parallel.model_together'), (3.52, 'parallel.model_baseline')):  # below each hatched bar
+        axes[0].text(0.005, y, style.plot_text(key, cpu=p.iters[1], total=sum(p.iters)), va='center', fontsize='small',
+                     color=style.color('predicted'), transform=axes[0].get_yaxis_transform())
+    axes[0].set_ylim(3.75, -0.5)  # room for the last model's label; a gap: the legend belongs to the panel above
+    fig.get_layout_engine().set(hspace=0.06)
+    names = [f'{n}\n{style.plot_text(k)}' for n, k in zip((variant_name('parallel', 'serial_sum'), variant_name(
+        'parallel', 'together'), t('parallel.name.baseline')), ('parallel.not_baseline', *['style.median'] * 2))]
+    plot_bars(dict(zip(names, (serial(p).median, p.together.median, p.baseline.median))), ax=axes[1])
+    axes[1].patches[0].set(facecolor='0.75', alpha=1)  # the wrong comparison, greyed: not a baseline
     plot_timeline(rec.timelines[0], ax=axes[2], max_bars=max_bars)
     scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
     axes[2].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())

@@ -116,11 +116,11 @@ my_guess = None  # the share of the baseline's time saved, e.g. 0.1  #zh: 基线
 
 # %% [markdown]
 # Top: every repeat, each model hatched and labelled, your guess a diamond on together's row. Middle: the medians
-# from zero beside the two alone, added (see Pitfalls); bottom: together's median run, lane by lane.
+# from zero, with the two alone, added in grey: not a baseline (see Pitfalls). Bottom: together's median run.
 
 # %% [markdown] lang="zh"
-# 上图画出每次测量，斜线条形是标明了的模型预测，菱形是你的猜测（画在“同时运行”一行）。
-# 中图从零画出中位数和两者单独执行时间之和（见易错点）；下图是“同时运行”中执行时间为中位数的那次运行。
+# 上图画出每次测量，斜线条形是模型的预测，下方注明了模型；菱形是你的猜测（画在“同时运行”一行）。
+# 中图从零画出中位数；灰色的两者单独执行时间之和不是基线（见易错点）。下图是“同时运行”中执行时间为中位数的那次运行。
 
 # %% tags=["nbval-ignore-output"]
 recorded_figure(rec, my_guess)  # every repeat as a dot; your guess, once set, as a diamond  #zh: 每次测量画成一个点；写下猜测后，猜测画成菱形

@@ -220,8 +220,8 @@ plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  
 #
 # On CPU lanes together runs two products at once, one core each; the baseline runs each product on both cores.
 # Each one-core lane does half the control's work, so together takes at least half the control's time. If the
-# baseline runs $r$ times as fast as the control, together can thus save at most $1 - r/2$ of the baseline's time:
-# nothing at $r = 2$. The control row measures $r$.
+# baseline runs $r$ times as fast as the control, together can thus save at most $1 - r/2$ of the baseline's time.
+# The control row measures $r$. On a 2-core laptop, if $r$ is near 2, together saves almost nothing.
 
 # %% [markdown] lang="zh"
 # 下一个单元格交替测量以下各行，每行重复5次：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
@@ -229,7 +229,8 @@ plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  
 #
 # 在 CPU 上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。
 # 每个单核计算资源做对照一半的工作，所以同时运行的执行时间至少是对照的一半。
-# 如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$；$r = 2$时一点也省不下。“对照”一行测出$r$。
+# 如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$。“对照”一行测出$r$。
+# 在 2 核的笔记本上，如果$r$接近 2，同时运行几乎不比基线快。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -246,11 +247,11 @@ print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数�
 
 # %% [markdown]
 # How long will the two lanes take together? Write it, in seconds, into `my_guess`. The hatched bar is the model for
-# separate hardware, $\max(t_1, t_2)$. CPU lanes share one CPU's memory and caches, so there it is only a lower bound.
+# separate hardware, $\max(t_1, t_2)$.
 
 # %% [markdown] lang="zh"
 # 两项任务同时运行要多久？把你的预测（秒）写进 `my_guess`。
-# 斜线条形是硬件相互独立时的模型$\max(t_1, t_2)$。两个 CPU 计算资源共用一个 CPU 的内存和缓存，所以在 CPU 上它只是下限。
+# 斜线条形是硬件相互独立时的模型$\max(t_1, t_2)$。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
