@@ -109,7 +109,8 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
 def test_the_flat_answer_reads_its_control_then_b_against_a_naming_the_cause_only_where_the_rule_parts_them():
     assert show.flat_answer(fake(), 'slower') == 'Here, (b) flat 135 ms vs (b), buffer kept 120 ms: slower (12% more ' \
         "time). (b)'s torch.cat and ÷n make 48 MiB of new tensors a step; its control, none.\n" \
-        'The model promised 9.36 ms from 11 fewer calls; (b), buffer kept, saved 20 ms against (a).\n' \
+        'The model promised 9.36 ms from 11 fewer calls; (b), buffer kept 120 ms vs (a) after backward 140 ms: ' \
+        'faster (14% less time).\n' \
         'Worked answer: Here, (b) flat 135 ms vs (a) after backward 140 ms: no clear difference (medians within 5%). ' \
         'Your guess: slower.'  # one precision a line; the answer last
     close = fake(serial=0.125)  # (b) 120 ms, its control 105 ms, but one repeat of the control at 140 ms
@@ -135,7 +136,7 @@ def test_a_timeline_of_b_draws_its_flatten_and_copy_back():
 def test_the_timeline_title_is_worked_out_from_the_events_drawn_not_the_optimizer():
     fig = show.draw_step_timeline(fake(), 'hooks')
     title = ' '.join(ax.get_title(loc) for ax in fig.axes for loc in ('left', 'center'))
-    assert "(c) hooks, each process's profiled step 1 of 1 by length:\nfirst all-reduce started 70 ms (process 0), " \
+    assert "(c) hooks, each process's median-length profiled step:\nfirst all-reduce started 70 ms (process 0), " \
         '70 ms (process 1) before backward ended' in title  # not step()
     assert fig.axes[0].get_yticklabels()[0].get_text() == 'process 0: compute (backward 100 ms)'  # its own span
     assert not any('waits' in x.get_text() for x in fig.axes[0].get_yticklabels())  # backward ended together

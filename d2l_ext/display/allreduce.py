@@ -127,10 +127,10 @@ def _kept(r, vid: str) -> list[str]:
 
 
 def flat_answer(r, my_guess=None) -> str:
-    """Exercise 2's answer by the one rule: its control's line, the model's saving beside (b) - (a), then (b) vs (a)."""
-    n, (a, b) = len(r.prediction.tensor_bytes) - 1, (r.version(v).median * MS for v in ('serial', control['flat']))
+    """Exercise 2's answer by the one rule: (b) vs its control, the model's saving by kept vs (a), then (b) vs (a)."""
+    n = len(r.prediction.tensor_bytes) - 1
     calls = t('allreduce.answer.calls', n=n, saved=verdict.num(n * r.prediction.per_call, 'ms'),
-              gap=t('verdict.unit.ms', value=verdict.printed_gap(a, b).replace('-', '−')))
+              line=verdict_text(r, control['flat']))
     flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
     return verdict.lines(_line(*_kept(r, 'flat')), calls, verdict.answer(*flat, _guess(my_guess)))
 
@@ -208,7 +208,7 @@ def draw_step_timeline(result, version_id: str, ax=None):
     leads, label = _leads(result, version_id), name(result, result.version(version_id), _plot)
     ms = _plot('allreduce.sep_list').join(_plot('allreduce.plot.lead', ms=x * MS, rank=k) for k, x in enumerate(leads))
     title = _plot(f"allreduce.plot.timeline_{'during' if max([0, *leads]) > 1e-6 else 'after'}", label=label, ms=ms,
-        which=_plot('allreduce.plot.step_of', n=(n := len(result.version(version_id).stats[0])), k=(n + 1) // 2))
+        which=_plot('allreduce.plot.step_of'))
     fig = draw_timeline(events, ax=ax, rows=rows, title=title, legend_names={'cpu': _plot(
         'allreduce.lane.copy'), 'allreduce': _plot('allreduce.lane.waiting')})
     (ax := ax or fig.axes[0]).set_xlabel(_plot('allreduce.plot.from_backward', axis=ax.get_xlabel()))

@@ -207,8 +207,9 @@ print(show.ingredients_text(result))
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
 # least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
 # The formula omits the copies and assumes backward unchanged: (c) pays only if the communication it hides outlasts
-# what it adds to backward. In the 16-core recording above, backward in (c) ran slower than in (a), yet (c)'s step was
-# faster. How long is (c)'s step here (ms)?
+# what it adds to backward. Here two processes and their gloo threads share this machine's cores, so backward may slow
+# down; the control (a) with gloo alongside measures that. The 16-core recording above is the picture of the gain.
+# How long is (c)'s step here (ms)?
 
 # %% [markdown] lang="zh"
 # ## 预测
@@ -216,7 +217,8 @@ print(show.ingredients_text(result))
 # 按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代加上不能被反向传播隐藏的全归约。
 # 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约比反向传播还长，隐藏不了的就更多。
 # 代价模型没有计入复制，并假设反向传播的执行时间不变：只有隐藏的通信时间多于它让反向传播增加的时间，（c）才划算。
-# 在上面 16 核主机的记录结果中，（c）的反向传播比（a）慢，但（c）的训练迭代更快。本机（c）的训练迭代要多少毫秒？
+# 本机的两个进程和它们的 gloo 线程共用这台机器的 CPU 核心，所以反向传播可能变慢；
+# 对照“（a），后台同时全归约”测量的就是这一点。上面 16 核主机的记录结果才是收益的样子。本机（c）的训练迭代要多少毫秒？
 
 # %%
 my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代执行时间
@@ -249,7 +251,7 @@ display(show.plot_steps(result, backward=['serial', 'hooks', 'beside'], guess=my
 # %% [markdown] lang="zh"
 # ## 一次训练迭代，逐个进程来看
 #
-# 先画（c）、再画（a）中性能分析器记录的、时长居中的那次迭代（不是计时的那几次），每个进程占两行。
+# 先画（c），再画（a）：各取性能分析器记录中时长居中的那次迭代（不是计时的那几次），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on one time axis  #zh: 先（c），再（a），共用一条时间轴
@@ -352,8 +354,7 @@ print(show.sum_answer(wrong, WORLD, my_guess_error))  # the check's error beside
 # - Data parallelism averages gradients with an all-reduce; the cost formula charges a call
 #   $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$ and counts nothing else.
 # - Overlap comes from the dependency graph: the last layer's gradient is final first.
-# - Sending during backward pays when the communication it hides outlasts what it adds to backward; (c)'s control,
-#   (a) with gloo alongside, measures whether gloo all-reducing alongside is that cost.
+# - Sending during backward pays when the communication it hides outlasts what it adds to backward.
 #
 # ## Pitfalls
 #
@@ -367,7 +368,6 @@ print(show.sum_answer(wrong, WORLD, my_guess_error))  # the check's error beside
 #   不计其他。
 # - 重叠来自依赖图：最后一层的梯度最先算出。
 # - 边反向传播边发送是否划算，取决于它隐藏的通信时间是否多于它让反向传播增加的执行时间。
-#   对照“（a），后台同时全归约”检验的是：后台的 gloo 全归约是否就是这部分代价。
 #
 # ## 易错点
 #

@@ -36,7 +36,7 @@ MESSAGES = {
     'allreduce.plot.timeline_after': '{label}, {which}:\nevery all-reduce started after backward ended',
     'allreduce.plot.timeline_during': '{label}, {which}:\nfirst all-reduce started {ms} before backward ended',
     'allreduce.plot.lead': '{ms:.0f} ms (process {rank})', 'allreduce.recorded.none': 'no 16-core recording',
-    'allreduce.plot.step_of': "each process's profiled step {k} of {n} by length",
+    'allreduce.plot.step_of': "each process's median-length profiled step",
     'allreduce.recorded.title': 'recorded: {n} processes (one compute thread each), {cores}-core host, {date}',
     'allreduce.lane.waits': 'all-reduce (backward ended first: waits)',
     'allreduce.table.measured': '{where}: median step (ms)', 'allreduce.table.not_recorded': 'not recorded',
@@ -53,8 +53,7 @@ MESSAGES = {
     'allreduce.answer.cause': '; as slow in (a) with gloo alongside',
     'allreduce.answer.not_gloo': '; less slow in (a) with gloo alongside',
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB: buckets up to {mib:g} MiB hold one layer.',
-    'allreduce.answer.calls': ('The model promised {saved} from {n} fewer calls; (b), buffer kept, saved {gap} '
-                               'against (a).'),
+    'allreduce.answer.calls': 'The model promised {saved} from {n} fewer calls; {line}.',
     'allreduce.version.buckets_kept': '(d), buffers kept', 'allreduce.version.beside': '(a) with gloo alongside',
     'allreduce.plot.back_beside': 'backward in (a) with gloo alongside',
 }

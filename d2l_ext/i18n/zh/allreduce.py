@@ -30,7 +30,7 @@ MESSAGES = {
     'allreduce.ingredients.step': ('不做全归约的训练迭代：中位数 {step}，其性能分析器记录的迭代中反向传播 {span}；'
                                    '只做全归约：中位数 {alone}，共 {tensors} 次调用'),
     'allreduce.ingredients.fit': '代价模型：每次调用α = {alpha}，β = {mibs} MiB/s',
-    'allreduce.plot.title': '每个版本计时的训练迭代', 'allreduce.plot.step_of': '每个进程 {n} 次记录中按时长第 {k} 次',
+    'allreduce.plot.title': '每个版本在本机计时的训练迭代', 'allreduce.plot.step_of': '每个进程记录中时长居中的那次',
     'allreduce.plot.back': '性能分析器记录的 {n} 次迭代中的反向传播',
     'allreduce.plot.back_ms': '反向传播执行时间（毫秒，各进程的平均）',
     'allreduce.plot.step_ms': '训练迭代执行时间（毫秒，最慢的进程）',
@@ -53,7 +53,7 @@ MESSAGES = {
     'allreduce.answer.cause': '；对照“（a），后台同时全归约”中同样慢',
     'allreduce.answer.not_gloo': '；对照“（a），后台同时全归约”中没有这么慢',
     'allreduce.table.note': '一个 {w}×{w} 的权重是 {mib:g} MiB，所以不超过 {mib:g} MiB 的桶只装一层。',
-    'allreduce.answer.calls': '代价模型预计少调用 {n} 次可省{saved}；对照“（b）复用缓冲区”比（a）实际省了{gap}。',
+    'allreduce.answer.calls': '代价模型预计少调用 {n} 次可省{saved}；{line}。',
     'allreduce.version.buckets_kept': '对照：（d）复用桶缓冲区',
     'allreduce.version.beside': '对照：（a），后台同时全归约',
     'allreduce.plot.back_beside': '对照“（a），后台同时全归约”中的反向传播', 'allreduce.sep_list': '、',
