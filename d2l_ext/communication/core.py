@@ -197,7 +197,7 @@ def measure_comm(lanes, size=None, iters=None, repeats: int = 5, *, plan: dict |
     if max_seconds is not None:  # per mode: run, run then copy, overlapped (copies extra), after a warm-up
         from .copying import GPU_PLANS  # imports torch: only where PyTorch's plans run
         modes = 1 if plan or lane.kind != 'gpu' else 2 if not explicit else len(GPU_PLANS)
-        check_budget(wl, max_seconds, t('communication.what'), passes=3 * modes * (repeats + 1),
+        check_budget(wl, max_seconds, t('parallel.what'), passes=3 * modes * (repeats + 1),
                      size_option=options[0], iters_option=options[1])
     if explicit:
         from ..backends.torch_backend import intra_op_threads

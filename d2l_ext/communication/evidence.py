@@ -131,10 +131,12 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     jobs = [lambda: copier.run_and_copy(x1, ks[0]), lambda: work.run(x2, ks[1])]
     refs = [work.reference_product(x1).cpu(), work.reference_product(x2)]
     whole = whole_device(lanes[0])  # the baseline: lane 1's products, then lane 0's job, on lane 0's whole device
+    solo = copier if lanes[0].kind == 'gpu' else Copier(None, n, ks[0], lanes[0].device(), max(1, whole.threads - 1))
+    whole_job = lambda: work.run(x1, ks[1]) + solo.run_and_copy(x1, ks[0])  # noqa: E731 (a CPU: a thread a core)
     variants = {'lane1_compute_and_copy': lambda: work.run_on_lanes(lanes[:1], jobs[:1]),
                 'lane2_compute': lambda: work.run_on_lanes(lanes[1:2], jobs[1:]),
                 'together': lambda: work.run_on_lanes(lanes[:2], jobs),
-                'baseline': lambda: work.run_on_lanes([whole], [lambda: work.run(x1, ks[1]) + jobs[0]()])}
+                'baseline': lambda: work.run_on_lanes([whole], [whole_job])}
     errors = []
 
     def check(name, results):

@@ -19,6 +19,9 @@ BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
 
 _name = lambda key: variant_name('communication', key)  # noqa: E731 (a row's name in a plot)
 _word = lambda key: t(f'communication.variant.{key}')  # noqa: E731 (in the reader's language, for a printed line)
+_control = lambda m: verdict.line(t('communication.control'), m['beside_copies'], _word('run'), m['run'],  # noqa: E731
+                                  'ms')  # the control against products alone, by the rule
+_sum = lambda row: Times('sum', [row.run + row.copy])  # noqa: E731 (products alone + copies alone's medians: one repeat)
 
 
 # -- this machine: the book's cells, the prediction, the measurement --------------------------------
@@ -32,8 +35,7 @@ def copied_text(ys, ys_cpu) -> str:
 def rates_text(comparison) -> str:
     """The guess's inputs in one line (ms): copies alone, then the control against products alone by the rule."""
     m = comparison.measurements
-    return t('communication.rates', copy=verdict.num(m['copy'].median, 'ms'), line=verdict.line(
-        t('communication.control'), m['beside_copies'], _word('run'), m['run'], 'ms'))
+    return t('communication.rates', copy=verdict.num(m['copy'].median, 'ms'), line=_control(m))
 
 
 def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
@@ -82,29 +84,28 @@ def measured_text(comparison) -> str:
 
 
 def measured_answer(comparison) -> str:
-    """The worked answer by the rule: run_and_copy against its hatched max (the longer row alone's repeats) and sum
-    (with the share of the copy time it hid against it), then against the control."""
-    m, way, (low, high) = comparison.measurements, _word('overlapped'), (style.plot_text(
-        f'communication.bound.{k}') for k in ('max', 'sum'))
+    """By the rule, run_and_copy against its hatched max (the longer row alone's) and sum, then the control; then the
+    worked answer: the copy time it hid (against the sum) and the control against products alone."""
+    m, way = comparison.measurements, _word('overlapped')
     row = SimpleNamespace(times=m, overlapped=m['overlapped'].median, copy=m['copy'].median, run=m['run'].median)
-    vs = lambda name, b: t('communication.plain', line=verdict.line(way, m['overlapped'], name, b, 'ms'))  # noqa: E731
-    return verdict.answer(vs(low, max(m['run'], m['copy'], key=lambda r: r.median)), hidden_sentence(
-        way, row, high, _sum(row)), vs(t('communication.control'), m['beside_copies']))
+    bases = {style.plot_text('communication.bound.max'): max(m['run'], m['copy'], key=lambda r: r.median),
+             style.plot_text('communication.bound.sum'): _sum(row), t('communication.control'): m['beside_copies']}
+    lines = (t('communication.plain', line=verdict.line(way, m['overlapped'], k, b, 'ms')) for k, b in bases.items())
+    hid = _hid(row, _sum(row)) or t('communication.hid_none')  # unclear: none that the rule can tell
+    return t('verdict.answer_join').join(lines) + '\n' + verdict.answer(t('communication.takeaway', way=way, hid=hid,
+                                                                          control=_control(m)))
 
 
-def _sum(row) -> Times:
-    """Products alone + copies alone: the sum of their medians (the one number with that name), a repeat of one."""
-    return Times('sum', [row.run + row.copy])
+def _hid(row, base) -> str:  # ': it hid X of the copy time' where faster than `base` by the rule, none if slower
+    word = verdict.compare(row.times['overlapped'], base)
+    return {'faster': t('communication.hid', share=verdict.num(hidden_share(row, base), '%')),
+            'slower': t('communication.hid_none')}.get(word, '')
 
 
 def hidden_sentence(way: str, row, base_name: str, base) -> str:
-    """'<way> took X vs <base> Y, <by the rule>', then the share of the copy time it hid where faster, none where
-    slower, the verdict alone where unclear."""
-    word, num = verdict.compare(row.times['overlapped'], base), verdict.num
-    hid = t('communication.hid', share=num(hidden_share(row, base), '%')) if word == 'faster' else t(
-        'communication.hid_none') if word == 'slower' else ''
-    return t('communication.hidden', way=way, total=num(row.overlapped, 'ms'), hid=hid, by=verdict.by(
-        row.times['overlapped'], base), base=base_name, sum=num(base.median, 'ms'))
+    """'<way> took X vs <base> Y, <by the rule>', then the copy time it hid (_hid; the verdict alone where unclear)."""
+    return t('communication.hidden', way=way, total=verdict.num(row.overlapped, 'ms'), hid=_hid(row, base),
+             by=verdict.by(row.times['overlapped'], base), base=base_name, sum=verdict.num(base.median, 'ms'))
 
 
 # -- recordings: a GPU's evidence, whichever machine reads it ---------------------------------------
@@ -120,10 +121,10 @@ def recorded_alone(rec) -> str:
     book, side, rows = _ways(rec)
     if book is None or side is None or not {SAME_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
-    pageable = rows[BOOK_PAGEABLE].copy  # seconds long: in s (2.11 s, not 2110 ms)
+    pageable, unit = rows[BOOK_PAGEABLE].copy, verdict.unit_for(rows[BOOK_PAGEABLE].copy, book.copy)  # one a line
     return t('communication.recorded.alone', gpu=rec.machine['gpus'][0], r=rec.comm[0].repeats,
              run=verdict.num(rows[SAME_PLAN].run, 'ms'), copy=verdict.num(rows[SAME_PLAN].copy, 'ms'),
-             b=verdict.num(pageable, verdict.unit_for(pageable)), c=verdict.num(book.copy, 'ms'))
+             b=verdict.num(pageable, unit), c=verdict.num(book.copy, unit))
 
 
 def hidden_share(row, base) -> float:
@@ -240,12 +241,18 @@ def plot_exercise_three(r, guess=None):
     """Each lane alone, the baseline (where measured) and together (repeats, grey boxes); under together, hatched and
     named at their ends: max(t1, t2) and t1 + t2; the guess (ms)."""
     together, rows = _name('together'), [k for k in (*ALONE, 'baseline', 'together') if k in r.times]
-    times = {_name(k): r.times[k].repeated() for k in rows}
+    times = {(_baseline(r) if k == 'baseline' else _name(k)): r.times[k].repeated() for k in rows}
     low, high = (b.median * 1e3 for b in _bounds(r))
     fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low / 1e3},
                        unit='ms', title=style.plot_text('communication.ex3.title'))
     names = [style.plot_text(f'communication.ex3.{k}') for k in ('max', 'sum')]
     return _second_bound(fig, len(times) - 1, low, high, names)
+
+
+def _baseline(r) -> str:  # the baseline's row name: lane 0's device (a CPU: every core, a thread each), both jobs
+    device = style.plot_text('core.lane_gpu_label', index=r.lanes[0].get('index', 0)) if r.lanes[0]['kind'] == 'gpu' \
+        else style.plot_text('communication.ex3.cpu_threads', n=r.cores or '?')
+    return style.plot_text('parallel.variant.baseline', name=style.plot_text('parallel.variant.both_jobs', lane=device))
 
 
 def _self_times(prof, gpu: bool) -> tuple[dict, float]:  # {operator: (self time in s, calls, a copy?)}, their total

@@ -268,7 +268,7 @@ print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #
 # **本机的结果如何？** 与两个斜线条形相比，边计算边复制落在什么位置？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured))  # worked answer: vs the two hatched bars, then vs the control  #zh: 参考答案：与两个斜线条形比较，再与对照比较
+print(show.measured_answer(measured))  # vs the two hatched bars and the control; then the worked answer  #zh: 与两个斜线条形和对照比较；然后是参考答案
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
