@@ -46,22 +46,16 @@ def unit_for(*seconds: float) -> str:
 
 def num(value: float, unit: str = 's', digits: int = 3) -> str:
     """A number with its unit in the reader's language: '0.105 s', '12.3 ms', '1.84x', '74%' (0.74 with '%')."""
-    if unit == 'x':
-        shown = f'{value:.2f}'
-    elif unit == '%':
-        shown = f'{value * 100:.0f}'
-    elif unit == 'ms':
-        shown = sig(value * 1e3, digits)
+    if unit in ('x', '%'):
+        shown = f'{value:.2f}' if unit == 'x' else f'{value * 100:.0f}'
     else:
-        shown = sig(value, digits)
+        shown = sig(value * 1e3 if unit == 'ms' else value, digits)
     return t(f'verdict.unit.{unit}', value=shown)
 
 
 def compare(a, b) -> str:
     """'faster', 'slower' or 'same': `a` against `b` (Measurements, or anything with .times and .median)."""
-    if not told_apart(a, b):
-        return 'same'
-    return 'faster' if a.median < b.median else 'slower'
+    return 'same' if not told_apart(a, b) else 'faster' if a.median < b.median else 'slower'
 
 
 def word(a, b) -> str:  # the rule's word alone: 'faster', 'slower' or 'no clear difference' (a against b)
