@@ -199,7 +199,7 @@ def test_exercise_2_answer_gives_the_rule_s_verdict_on_each_assumption(capsys):
              '+0 ms: no clear difference'],
             [1, 'lane 1 half', '3.00 ms (grey box 3.00–3.00 ms)', '3.00 ms (grey box 3.00–3.00 ms)',
              '+0 ms: no clear difference'],
-            [2, 'shorter half beside the other', '100%', '50%', '−50%'],
+            [2, 'shorter half beside the other', '100%', '50%', '−50 points'],  # a difference of two shares
             [3, 'other time, derived: together less the halves (copies, sum, update, unrecorded time)',
              '1.00 ms', '0.500 ms', '−0.500 ms: faster'],
             ['', 'together', '4.00 ms', '4.50 ms', '+0.500 ms']]
@@ -231,13 +231,14 @@ def test_exercise_2_answer_gives_the_rule_s_verdict_on_each_assumption(capsys):
             ['3.00 ms (grey box 3.00–3.00 ms)', '3.50 ms (grey box 3.50–3.50 ms)', '+0.500 ms: slower']]
         G.step_answer(run)  # cell 13's answer: together beside the graph's prediction
         assert last().endswith('Worked answer: The prediction (4.00 ms) is within 5% of together (4.10 ms); exercise 2 '
-                               'tests whether its assumptions held.')
+                               'tests each assumption.')  # no control run: nothing more
     with using_language('zh'):
         G.split_answer(fake_run())
         assert last() == (
             '拆分不划算：同时运行4.50毫秒，一个设备1.00毫秒：更慢（执行时间为其4.5倍）。\n'
-            '参考答案：假设1：两半同时运行时分别变化了 +0毫秒和 +0毫秒，按规则没有明显差别。'
-            '假设2：两半重叠了50%（假设为100%）。假设3：其他时间变化了 −0.500毫秒：更快。')
+            '参考答案：假设1：两半同时运行时分别变化了+0毫秒和+0毫秒，按规则没有明显差别。'
+            '假设2：两半重叠了50%（假设为100%）。假设3：其他时间变化了−0.500毫秒：更快。')
+        assert G.split_table(fake_run()).values.tolist()[2][-1] == '−50个百分点'
         G.step_answer(fake_run())
         assert last().endswith('参考答案：预测（4.00毫秒）与“同时运行”（4.50毫秒）相差12%。')
 
@@ -262,15 +263,19 @@ def test_the_control_runs_the_whole_step_on_one_thread_and_the_answer_gives_the_
         assert 'together 4.50 ms vs one device (one thread) 0.900 ms: ' in G.step_lines(run)  # the line judges by it
         G.split_answer(run)
         assert capsys.readouterr().out.strip().split('\n')[-2].endswith(  # the rule, the line before the answer
-            '0.900 ms: slower (5.0x as long). One thread 0.900 ms vs all cores 1.00 ms: faster (10% less time), so '
-            'the second core cost time here.')  # what the control's verdict means
+            'vs one device (one thread) 0.900 ms: slower (5.0x as long).')  # the control's verdict: in cell 13's answer
+        G.step_answer(run)
+        assert capsys.readouterr().out.strip().endswith(  # cell 13's answer names the baseline by the control
+            'One thread 0.900 ms vs all cores 1.00 ms: faster (10% less time), so the second core cost time here.')
         run['times'][recording.CONTROL] = [5e-3] * 3  # one thread slower: one device's step gains from the second core
         G.split_answer(run)
         assert capsys.readouterr().out.strip().split('\n')[-2].endswith(
-            'one device (all cores) 1.00 ms: slower (4.5x as long). One thread 5.00 ms vs all cores 1.00 ms: slower '
-            '(5.0x as long), so the second core helps.')
+            'one device (all cores) 1.00 ms: slower (4.5x as long).')
+        G.step_answer(run)
+        assert capsys.readouterr().out.strip().endswith(
+            'One thread 5.00 ms vs all cores 1.00 ms: slower (5.0x as long), so the second core helps.')
         run['times'][recording.CONTROL] = [1.02e-3] * 3  # one thread as fast as all cores: the second core adds nothing
-        G.split_answer(run)
+        G.step_answer(run)
         assert ('One thread 1.02 ms vs all cores 1.00 ms: no clear difference (medians within 5%), so the second core '
                 'added nothing.') in capsys.readouterr().out
         run['times']['one_device'], run['times'][recording.CONTROL] = [6e-3] * 3, [5e-3] * 3  # together beats both
@@ -428,7 +433,7 @@ def test_the_timeline_names_each_part_of_together_and_stops_each_timer_at_its_me
                      'timer outside the recorded parts:\nstarting, joining lanes, synchronizing', 'waiting',
                      'timer stops']
     assert fig.axes[1].get_title(loc='left') == (
-        'The median repeat of each, not the medians above')  # no second overlap
+        'The median repeat of together and one device\n(not the medians above)')  # the two ways it draws
     dashed = fig.axes[1].collections[-1].get_segments()  # each way's timer, in ms: together's rows, one device's
     assert [(seg[0][0], seg[0][1], seg[1][1]) for seg in dashed] == [
         pytest.approx((4.5, -0.45, 2.45)), pytest.approx((1.0, 2.55, 3.45))]

@@ -171,7 +171,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     fig, first = style.figure(height=11.5)
     first.remove()  # on top, under the printed verdict, its rows' repeats and boxes; below, the timelines
     top, bottom = (fig.add_subplot(c) for c in fig.add_gridspec(2, 1, height_ratios=(5, 4)))
-    best = _best(_measurements(run))[0]
+    best, said = _best(_measurements(run), style.plot_text)
     rows = {v: m for v, m in sorted(_measurements(run).items(), key=lambda x: ROW_ORDER.index(x[0]))}
     labels = {way: style.plot_text(f'graph.variant.{way}') for way in rows}  # together beside one device
     if one := rec.get('one_device'):  # which device, how many cores
@@ -189,7 +189,8 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
                  title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
     events, rows, legend, bars = _timeline_events(run, kinds)
-    draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline'))
+    draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline', one=said, split=(
+        style.plot_text('graph.short.split'))))  # the two ways it draws
     wall = {v: run['times'][v][run['drawn'][v]] for v in ('split', best)}
     scale = style.time_unit(max(e['end'] for e in events))[1]
     bottom.barh([r for r, *_ in bars], [(b - a) * scale for _, a, b, _ in bars], height=BAR_HEIGHT, left=[
@@ -224,12 +225,12 @@ def _parts(here: dict) -> tuple:
     return run, recording.parts(run), recording.predict_split(run), _measurements(run)['split'].median, pct, name
 
 
-def _pct(share: float) -> str:  # 0.063 -> '6.3%'
-    return t('verdict.unit.%', value=verdict.sig(share * 100, 2))
+def _pct(share: float, key: str = 'verdict.unit.%') -> str:  # 0.063 -> '6.3%' (or '6.3 points', key graph.unit.points)
+    return t(key, value=verdict.sig(share * 100, 2))
 
 
-def _signed(d: float, unit: str = 'ms') -> str:  # '+0.089 ms', '−15%' (d a share)
-    return verdict.signed(_ms(abs(d)) if unit == 'ms' else _pct(abs(d)), negative=d < 0)
+def _signed(d: float, unit: str = 'ms') -> str:  # '+0.089 ms', '−15 points' (d a difference of shares)
+    return verdict.signed(_ms(abs(d)) if unit == 'ms' else _pct(abs(d), 'graph.unit.points'), negative=d < 0)
 
 
 def split_table(here: dict):
@@ -250,7 +251,7 @@ def split_table(here: dict):
 
 def split_answer(here: dict, guess=None) -> None:
     """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; together against
-    the baseline by the rule, and the control; last, the rule's verdict on each assumption (halves, other time)."""
+    the baseline by the rule; last, the rule's verdict on each assumption (halves, other time)."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, _, _, pct, name = _parts(here)
@@ -264,18 +265,18 @@ def split_answer(here: dict, guess=None) -> None:
     three = t('graph.answer.rest', d=_signed(parts[3][2] - parts[3][1]), by=verdict.word(split, turn))
     best, said = _best(m)
     pays = next(t(f'graph.pays.{w}') for w in WORDS if w == verdict.compare(m['split'], m[best]))
-    rule = t('verdict.answer_join').join(filter(None, (t('graph.answer.vs', pays=pays, together=_ms(m['split'].median),
-             best=said, one=_ms(m[best].median), by=verdict.by(m['split'], m[best])), _control(run))))
+    rule = t('graph.answer.vs', pays=pays, together=_ms(m['split'].median), best=said, one=_ms(m[best].median),
+             by=verdict.by(m['split'], m[best]))
     print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], rule, verdict.answer(
         one, t('graph.answer.overlap', pct=pct[1], assumed=pct[0]), three), sep='\n')
 
 
 def step_answer(rec: dict) -> None:
-    """Cell 13's worked answer, the guess's question: together beside the graph's prediction (within 5% or not)."""
+    """Cell 13's worked answer: together beside the graph's prediction (within 5% or not); the control's verdict."""
     run = _run_and_kinds(rec)[0]
     p, x = recording.predict_split(run), _measurements(run)['split'].median
     print(verdict.answer(t('graph.answer.landed' if abs(x - p) / p < MIN_SHARE else 'graph.answer.missed', predicted=(
-        _ms(p)), together=_ms(x), pct=_pct(abs(x - p) / p))))
+        _ms(p)), together=_ms(x), pct=_pct(abs(x - p) / p)), _control(run)))
 
 
 def wrong_sum_answer(g, caught: bool, guess=None):

@@ -135,8 +135,7 @@ show.draw_graph(graph)
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
 #
-# Splitting pays only if together beats the baseline by the rule. Expect no gain on 2 CPU cores: each half gets
-# one core, the baseline both; watch which assumption fails.
+# Splitting pays only if together beats the baseline by the rule. On 2 CPU cores, each half runs on one core.
 
 # %% [markdown] lang="zh"
 # 两条链在服务器处汇合，服务器的 `sum` 要等待**两个**计算资源的梯度。
@@ -151,7 +150,7 @@ show.draw_graph(graph)
 # * **同时运行**。
 #
 # 只有按 12.3 节概览中的规则，“同时运行”比基线更快，拆分才划算。
-# 预期：在 2 核 CPU 上，每一半只有一个核心，而基线用两个，所以不要指望拆分更快。要看的是下面哪个假设不成立。
+# 在 2 核 CPU 上，每一半只用一个核心。
 
 # %% [markdown]
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
@@ -165,7 +164,7 @@ show.draw_graph(graph)
 # 2. both start at once, the shorter inside the longer (overlap 100%);
 # 3. the other time (copies, sum, update, unrecorded time) stays the same.
 #
-# Which could fail here?
+# Does the prediction land? If it does, did all three assumptions hold?
 
 # %% [markdown] lang="zh"
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
@@ -180,7 +179,7 @@ show.draw_graph(graph)
 # 2. 两半同时开始，较短的一半完全与较长的一半重叠（100%）；
 # 3. 其他时间（复制、求和、更新、未归入任何阶段的时间，见时间线的图例）不变。
 #
-# 在这台机器上哪个假设可能不成立？
+# 预测准确吗？如果准确，三个假设是否都成立？
 
 # %% tags=["nbval-ignore-output"]
 here = dg.record_step(lanes, repeats=41, control=True, step=mlp_step)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间

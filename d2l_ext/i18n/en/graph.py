@@ -64,7 +64,7 @@ MESSAGES = {
     'graph.title_graph': 'One training step on two lanes, recorded',
     'graph.title_changed': "The changed server's step, recorded",
     'graph.title_repeats': "Every repeat ({n} a way), and each half's busy time",
-    'graph.title_timeline': 'The median repeat of each, not the medians above',
+    'graph.title_timeline': 'The median repeat of {split} and {one}\n(not the medians above)',
     'graph.title_dag': 'The DAG as planned on two lanes, by dependency',
     'graph.title_dag_run': 'Every repeat ({n} a way)',
     'graph.recorded_title': 'Recorded on {gpu} and the CPU, {date}',
@@ -98,15 +98,14 @@ MESSAGES = {
     'graph.inputs_line': 'one after the other {ser}; halves: {halves} (medians of {n} repeats)',
     'graph.legend_missing': 'missing: an edge of the worked step',
     'graph.col.assumption': 'assumption', 'graph.col.part': 'part',
-    'graph.col.predicted': 'predicted',
-    'graph.col.measured': 'measured, together',
+    'graph.col.predicted': 'predicted', 'graph.unit.points': '{value} points',  # a difference of two shares
+    'graph.col.measured': 'measured, together', 'graph.col.rule': 'measured − predicted',
     'graph.guess': 'your guess: {guess} · this run: {got}',  # exercises 1 and 2
-    'graph.col.rule': 'measured − predicted',
     'graph.best.one_thread': 'one device (one thread)',
     'graph.answer.failed': 'Assumption 1 failed: {big}.',
     'graph.answer.held': 'Assumption 1: halves {d0} and {d1} together: no clear difference by the rule.',
     'graph.answer.landed': ('The prediction ({predicted}) is within 5% of together ({together}); exercise 2 tests '
-                            'whether its assumptions held.'),
+                            'each assumption.'),
     'graph.answer.missed': 'The prediction ({predicted}) missed together ({together}) by {pct}.',
     'graph.answer.path': ('A lower bound: the outlined critical path, a chain of {path} tasks, × {alone} (the '
                           'faster lane alone) = {bound}, {vs}.'),
