@@ -4,7 +4,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..i18n import t
-from ..results import Times
+from ..results import Times, within_share
 from . import style, verdict
 from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -15,13 +15,13 @@ KEYS = ('run', 'copy', 'in_order', 'overlapped', 'run_then_copy', 'added', 'toge
 MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: copy_to_cpu(y, non_blocking=True)',
          'pinned, preallocated, same stream', 'pinned, preallocated, copy stream + events')  # CommRow.mode values
 BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
+ORDERS = ('faster', 'same', 'slower')  # verdict.compare's words: run_and_copy against in order
 
 
 _name = lambda key: variant_name('communication', key)  # noqa: E731 (a row's name in a plot)
 _word = lambda key: t(f'communication.variant.{key}')  # noqa: E731 (in the reader's language, for a printed line)
 _control = lambda m: verdict.line(t('communication.control'), m['beside_copies'], _word('run'), m['run'],  # noqa: E731
                                   'ms')  # the control against products alone, by the rule
-_sum = lambda row: Times('sum', [row.run + row.copy])  # noqa: E731 (products alone + copies alone's medians: one repeat)
 
 
 # -- this machine: the book's cells, the prediction, the measurement --------------------------------
@@ -45,24 +45,13 @@ def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
     return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c) + by
 
 
-def bounds(comparison) -> tuple[float, float]:
-    """run_and_copy's hatched bars (s): max(products alone, copies alone), every copy hidden, and their sum, none."""
-    run, copy = (comparison.measurements[k].median for k in ('run', 'copy'))
-    return max(run, copy), run + copy
-
-
 def plot_measured(comparison, guess=None, title=None):
-    """Every repeat of each way (the baseline: in order, measured), grey boxes; under run_and_copy its two bounds
-    hatched and named at their ends; the guess (ms) a diamond."""
+    """Every repeat of each way (the baseline: in order), grey boxes, measured rows only; the guess (ms) a diamond."""
     names = {k: _name(k) for k in comparison.measurements}
     names['in_order'] = style.plot_text('parallel.variant.baseline', name=names['in_order'])  # as 13.3.1's baseline
     times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
-    (low, high), way = bounds(comparison), names['overlapped']
-    fig = plot_repeats(times, predicted={way: low}, guess={way: guess and guess / 1e3}, unit='ms', halves=True,
-                       title=title or style.plot_text('communication.measured_title'),
-                       predicted_label=style.plot_text('communication.predicted_medians'))
-    names = [style.plot_text(f'communication.bound.{k}') for k in ('max', 'sum')]
-    return _second_bound(fig, list(times).index(way), low * 1e3, high * 1e3, names)
+    return plot_repeats(times, guess={names['overlapped']: guess and guess / 1e3}, unit='ms', halves=True,
+                        title=title or style.plot_text('communication.measured_title'))
 
 
 def _second_bound(fig, row: int, low: float, high: float, names):
@@ -84,22 +73,20 @@ def measured_text(comparison) -> str:
 
 
 def measured_answer(comparison) -> str:
-    """By the rule, run_and_copy against its hatched max (the longer row alone's) and sum, then the control; then the
-    worked answer: the copy time it hid (against the sum) and the control against products alone."""
+    """run_and_copy against products alone by the rule; then the worked answer, measured rows only: against in order
+    (the copy time it hid, only where the rule finds it faster) and against the control."""
     m, way = comparison.measurements, _word('overlapped')
-    row = SimpleNamespace(times=m, overlapped=m['overlapped'].median, copy=m['copy'].median, run=m['run'].median)
-    bases = {style.plot_text('communication.bound.max'): max(m['run'], m['copy'], key=lambda r: r.median),
-             style.plot_text('communication.bound.sum'): _sum(row), t('communication.control'): m['beside_copies']}
-    lines = (t('communication.plain', line=verdict.line(way, m['overlapped'], k, b, 'ms')) for k, b in bases.items())
-    hid = _hid(row, _sum(row)) or t('communication.hid_none')  # unclear: none that the rule can tell
-    return t('verdict.answer_join').join(lines) + '\n' + verdict.answer(t('communication.takeaway', way=way, hid=hid,
-                                                                          control=_control(m)))
+    order = verdict.compare(m['overlapped'], m['in_order'])
+    share = (m['in_order'].median - m['overlapped'].median) / m['copy'].median if m['copy'].median else 0.0
+    first = t(f'communication.order.{order}', way=way, share=verdict.num(min(1.0, max(0.0, share)), '%'))
+    plain = lambda a, name, b: t('communication.plain', line=verdict.line(way, m[a], name, m[b], 'ms'))  # noqa: E731
+    return plain('overlapped', _word('run'), 'run') + '\n' + verdict.answer(
+        t('communication.plain', line=first), plain('overlapped', t('communication.control'), 'beside_copies'))
 
 
-def _hid(row, base) -> str:  # ': it hid X of the copy time' where faster than `base` by the rule, none if slower
-    word = verdict.compare(row.times['overlapped'], base)
-    return {'faster': t('communication.hid', share=verdict.num(hidden_share(row, base), '%')),
-            'slower': t('communication.hid_none')}.get(word, '')
+def _hid(row, base) -> str:  # ': it hid X of the copy time' where faster than `base` by the rule, else nothing
+    faster = verdict.compare(row.times['overlapped'], base) == 'faster'
+    return t('communication.hid', share=verdict.num(hidden_share(row, base), '%')) if faster else ''
 
 
 def hidden_sentence(way: str, row, base_name: str, base) -> str:
@@ -121,10 +108,9 @@ def recorded_alone(rec) -> str:
     book, side, rows = _ways(rec)
     if book is None or side is None or not {SAME_PLAN, BOOK_PAGEABLE} <= set(rows):
         return t('communication.recorded.none')
-    pageable, unit = rows[BOOK_PAGEABLE].copy, verdict.unit_for(rows[BOOK_PAGEABLE].copy, book.copy)  # one a line
     return t('communication.recorded.alone', gpu=rec.machine['gpus'][0], r=rec.comm[0].repeats,
              run=verdict.num(rows[SAME_PLAN].run, 'ms'), copy=verdict.num(rows[SAME_PLAN].copy, 'ms'),
-             b=verdict.num(pageable, unit), c=verdict.num(book.copy, unit))
+             b=verdict.num(rows[BOOK_PAGEABLE].copy, 'ms'), c=verdict.num(book.copy, 'ms'))  # ms: one unit
 
 
 def hidden_share(row, base) -> float:
@@ -134,13 +120,21 @@ def hidden_share(row, base) -> float:
 
 
 def recorded_answer(rec) -> str:
-    """The worked answer to the recording's question: each way's total (guessed in ms) and the copy time it hid: run
-    then copy against products alone + copies alone, run_and_copy against run then copy."""
+    """The worked answer to the recording's question: run then copy against the model products alone + copies alone
+    (no rule: a model has no repeats), then run_and_copy against run then copy by the rule and the copy time it hid."""
     book, side, _ = _ways(rec)
     if book is None or side is None:
         return t('communication.recorded.none')
-    return verdict.answer(hidden_sentence(_word('run_then_copy'), book, _word('added'), _sum(book)), hidden_sentence(
+    book_vs_parts = vs_model(_word('run_then_copy'), book.overlapped, _word('added'), book.run + book.copy)
+    return verdict.answer(t('communication.plain', line=book_vs_parts), hidden_sentence(
         _word('overlapped'), side, _word('run_then_copy'), book.times['overlapped']))
+
+
+def vs_model(way: str, total: float, model: str, value: float) -> str:
+    """'<way> took X, within 5% of (or N% above / below) the model <model> (Y)': a model has no repeats, no rule."""
+    off = 'near' if within_share(total, value) else 'above' if total > value else 'below'
+    return t(f'communication.model.{off}', way=way, total=verdict.num(total, 'ms'), model=model,
+             value=verdict.num(value, 'ms'), pct=f'{abs(total - value) / value * 100:.0f}%')
 
 
 def _guesses(guess) -> tuple:  # the learner's totals in ms, as s: (one stream, copy stream + events)
@@ -230,11 +224,13 @@ def _bounds(r) -> tuple[Times, Times]:
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer by the rule, in ms: together against max(t1, t2), then the baseline (else t1 + t2)."""
+    """Exercise 3's worked answer, in ms: together against the model max(t1, t2) (no rule: a model has no repeats),
+    then by the rule against the measured baseline (without one, against the model t1 + t2)."""
     (low, high), c, name = _bounds(r), r.times['together'], _word('together')
-    base, base_name = (r.times['baseline'], t('parallel.name.baseline')) if 'baseline' in r.times else (high, 't1 + t2')
-    return verdict.answer(t('communication.ex3.answer', vs_max=verdict.line(name, c, 'max(t1, t2)', low, 'ms'),
-                            vs_sum=verdict.line(name, c, base_name, base, 'ms')))
+    vs_sum = verdict.line(name, c, t('parallel.name.baseline'), r.times['baseline'], 'ms') if 'baseline' in r.times \
+        else vs_model(name, c.median, 't1 + t2', high.median)
+    return verdict.answer(t('communication.ex3.answer', vs_max=vs_model(name, c.median, 'max(t1, t2)', low.median),
+                            vs_sum=vs_sum))
 
 
 def plot_exercise_three(r, guess=None):
@@ -273,7 +269,7 @@ def profile_frame(profs: dict, gpu: bool, rows: int = 4):
         ops = sorted(((k, v) for k, v in ops.items() if v[0] >= 0.01 * total), key=lambda kv: -kv[1][0])[:rows]
         table += [(_word(way), k if len(k) <= 32 else k[:31] + '…', n) for k, (v, n, _) in ops]
     cols = [t(f'communication.profile.col_{c}') for c in ('way', 'op', 'calls')]
-    return pd.DataFrame(table, columns=cols)
+    return pd.DataFrame(table, columns=cols).set_index(cols[0])  # the way, not a stray 0, 1, 2
 
 
 def profile_answer(profs: dict, gpu: bool, made: int, guess=None) -> str:
@@ -282,6 +278,5 @@ def profile_answer(profs: dict, gpu: bool, made: int, guess=None) -> str:
     missing and the control's all there, the cause."""
     (a, pa), (b, pb) = profs.items()
     na, nb = (max([n for _, n, c in _self_times(p, gpu)[0].values() if c], default=0) for p in (pa, pb))
-    why = t('communication.profile.thread') if not gpu and na == 0 < nb else ''
-    return verdict.answer(t('communication.profile.answer', n=na, m=nb, k=made, way=_word(a), base=_word(b)), why,
+    return verdict.answer(t('communication.profile.answer', n=na, m=nb, k=made, way=_word(a), base=_word(b)),
                           '' if guess is None else t('communication.profile.guess', guess=guess))

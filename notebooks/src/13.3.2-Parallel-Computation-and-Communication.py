@@ -137,13 +137,12 @@ if rec is not None:
 print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run_and_copy vs the baseline  #zh: 每种方式一行你的猜测，然后比较边计算边复制与基线
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.recorded_answer(rec))  # worked answer: the share of the copy time each way hid  #zh: 参考答案：每种方式隐藏的复制时间占比
+print(show.recorded_answer(rec))  # worked answer: run then copy vs the model; run_and_copy vs run then copy  #zh: 参考答案：先计算后复制与模型比较；边计算边复制与先计算后复制比较
 
 # %% [markdown]
-# **The book's combined cell** is the run-then-copy row. With `non_blocking=True`, PyTorch copies a GPU tensor to the
-# CPU into a new pinned tensor: `copy_to_cpu(y, True)` took about as long as copies into pinned buffers (printed
-# above). `copy_to_cpu(y)`, into new pageable tensors, was far slower: the book's cell beats products alone +
-# `copy_to_cpu(y)` through the faster copy, not through overlap.
+# **The book's combined cell** is the run-then-copy row. With `non_blocking=True`, PyTorch copies into a new pinned
+# tensor, about as fast as into pinned buffers; `copy_to_cpu(y)`, into new pageable tensors, was far slower (printed
+# above). So the book's cell beats products alone + `copy_to_cpu(y)` through the faster copy, not through overlap.
 
 # %% [markdown] lang="zh"
 # **书中的“在GPU1上运行并复制到CPU”**。它就是“先计算后复制”那一行，用 `copy_to_cpu(y, True)` 复制。
@@ -225,8 +224,7 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # thin (700 × 4 by 4 × 700) so that a copy takes about as long as a
 # product.
 #
-# The baseline, *in order*, copies each product as soon as it is made, in one thread. The control times products
-# alone while a thread copies nonstop.
+# The baseline, *in order*, copies each product as soon as it is made, in one thread.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
@@ -235,7 +233,7 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # 有复制引擎时的重叠见上面 H200 的图。这里的乘法是细长矩阵（700×4 乘以 4×700），使一次复制与
 # 一次乘法用时相当。
 #
-# 基线是“依次计算和复制”：在一个线程中，每个乘积算完就复制。对照：另一个线程不停地复制时，只做乘法的执行时间。
+# 基线是“依次计算和复制”：在一个线程中，每个乘积算完就复制。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -246,29 +244,29 @@ alone = measured.medians()  # the prediction's inputs: products alone, copies al
 print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule  #zh: 只做复制；按规则比较对照与只做乘法
 
 # %% [markdown]
-# From the medians above: with every copy hidden, run_and_copy would take $\max(t_\text{run}, t_\text{copy})$; with
-# none hidden, $t_\text{run} + t_\text{copy}$. Where will it land? Write your guess (ms) into `my_guess`.
+# Where will run_and_copy land between two measured rows of the figure below, products alone (no copies) and in
+# order? Write your guess (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 由上面的中位数：如果复制全部被隐藏，边计算边复制的执行时间是$\max(t_\text{计算}, t_\text{复制})$；如果完全没有隐藏，
-# 则是$t_\text{计算} + t_\text{复制}$。它会落在什么位置？把你的猜测（毫秒）写进 `my_guess`。
+# 下图有两个测量行：只做乘法（没有复制）和依次计算和复制。边计算边复制会落在两者之间的什么位置？
+# 把你的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制执行时间的猜测
 
 # %% tags=["nbval-ignore-output"]
 title = show.measured_title(x, w, K2, yours=checked.passed)  # and whose run_and_copy ran  #zh: 以及用的是谁的 run_and_copy
-display(show.plot_measured(measured, guess=my_guess, title=title))  # hatched: max and sum of the medians  #zh: 斜线条形：中位数的 max 与和
+display(show.plot_measured(measured, guess=my_guess, title=title))  # measured rows only; your guess a diamond  #zh: 只画测量行；你的猜测画成菱形
 print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（依次计算和复制）
 
 # %% [markdown]
-# **What did this machine show?** Where did run_and_copy land against the two bars?
+# **What did this machine show?** Where did run_and_copy land between products alone and in order?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 与两个斜线条形相比，边计算边复制落在什么位置？
+# **本机的结果如何？** 边计算边复制落在只做乘法与依次计算和复制之间的什么位置？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured))  # vs the two hatched bars and the control; then the worked answer  #zh: 与两个斜线条形和对照比较；然后是参考答案
+print(show.measured_answer(measured))  # vs products alone; the worked answer: vs in order and the control  #zh: 与只做乘法比较；参考答案：与依次计算和复制、对照比较
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -321,9 +319,9 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
-# computes. Without a GPU both lanes share this CPU's cores (printed below); the products are square, so each copy is
-# small beside its product. From the times alone, predict "together" (ms) into
-# `my_guess`.
+# computes. Without a GPU both lanes share this CPU's cores; the products are square (setup printed below). The
+# baseline: lane 0's whole device (a CPU: all its cores, one copying) does lane 1's products, then lane 0's job
+# (13.3.1's baseline had no copies). Predict "together" (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -332,7 +330,9 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
 # 独立地计算。没有 GPU 时，两者共用这个 CPU 的核心（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
-# 不同，每次复制相对于它的乘法都很小。根据单独运行的执行时间预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
+# 不同，每次复制相对于它的乘法都很小。基线由计算资源 0 所在的整个设备完成两项任务：先做计算资源 1 的乘法，再做计算资源 0
+# 的乘法和复制；在 CPU 上用全部核心，其中一个核心复制（12.3.1节的基线没有复制）。预测“同时运行”的执行时间（毫秒），
+# 写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone, together and the baseline, interleaved, checked  #zh: 单独运行、同时运行和基线，交替计时，检查结果
@@ -345,17 +345,18 @@ my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运
 display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 和 t1 + t2
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.exercise_three_text(ex3))  # worked answer: together vs max(t1, t2) and vs the baseline, by the rule  #zh: 参考答案：按规则比较同时运行与 max(t1, t2)、基线
+print(show.exercise_three_text(ex3))  # worked answer: together vs the model max(t1, t2), then vs the baseline by the rule  #zh: 参考答案：同时运行与模型 max(t1, t2) 比较，再按规则与基线比较
 
 # %% [markdown]
-# **4. Use a profiler to check the overlap.** `torch.profiler` plays the book's Nsight, on run_and_copy and on the
-# control, in order (20 copies each). A profile shows the overlap only if it lists the copies: how many of
-# run_and_copy's will it list? Write it into `my_guess_copies`.
+# **4. Use a profiler to check the overlap.** `torch.profiler` plays the book's Nsight, on run_and_copy and on in
+# order (20 copies each). A CPU profile records only the thread that starts it, not the copy thread. How many of
+# run_and_copy's copies will it list here? Write it into `my_guess_copies`. Then: what does the H200 timeline above
+# show that this profile cannot?
 
 # %% [markdown] lang="zh"
 # **4. 用性能分析器检查重叠**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 分析边计算边复制
-# 和对照（依次计算和复制），两者都复制 20 次。只有列出了这些复制，分析结果才能显示重叠：分析边计算边复制时，它会列出
-# 几次？把它写进 `my_guess_copies`。
+# 和依次计算和复制，两者都复制 20 次。CPU 上的分析器只记录启动它的线程，不记录复制线程。在这里，分析边计算边复制时，
+# 它会列出几次复制？把它写进 `my_guess_copies`。再想一想：上面 H200 的时间线显示了什么，是这里的分析结果显示不了的？
 
 # %%
 my_guess_copies = None  # of run_and_copy's 20 copies, how many the profile lists  #zh: 边计算边复制的 20 次复制中，分析器列出几次
@@ -369,7 +370,7 @@ from torch.profiler import ProfilerActivity, profile
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 profiled = {'overlapped': lambda: run_and_copy(x, w, buffers, lane), 'in_order': lambda: copying.in_order(x, w, buffers)}
 profs = {}
-for way, work in profiled.items():  # run_and_copy, then the control  #zh: 先是边计算边复制，然后是对照
+for way, work in profiled.items():  # run_and_copy, then in order  #zh: 先是边计算边复制，然后是依次计算和复制
     with comm.no_profiler_chatter(), profile(activities=activities) as profs[way]:
         work()
         d2l_ext.wait_for_lanes([lane])

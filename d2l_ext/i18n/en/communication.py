@@ -27,17 +27,22 @@ MESSAGES = {
     'communication.legend.compute': 'product (mm)', 'communication.legend.copy': 'copy to host memory',
     'communication.legend.copy_cpu': 'copy into a buffer', 'communication.book.copied': 'Copied: new host tensors.',
     'communication.book.not_copied': "y.to('cpu') returned y itself: nothing was copied.",
-    'communication.rates': 'copies alone {copy}; {line}', 'communication.takeaway': 'Here {way}{hid}; {control}.',
+    'communication.rates': 'copies alone {copy}; {line}',
+    'communication.order.faster': '{way} hid {share} of the copy time against in order',
+    'communication.order.same': 'the rule finds no clear difference between {way} and in order',
+    'communication.order.slower': '{way} was slower than in order',
+    'communication.model.near': '{way} took {total}, within 5% of the model {model} ({value})',
+    'communication.model.above': '{way} took {total}, {pct} above the model {model} ({value})',
+    'communication.model.below': '{way} took {total}, {pct} below the model {model} ({value})',
     'communication.measured_title': '{k} products ({a} × {b}) by ({b} × {c})',
     'communication.by_yours': 'your run_and_copy (its check passed)',
-    'communication.by_ours': "the package's run_and_copy (yours has not passed)",
+    'communication.by_ours': "the package's run_and_copy, not yours",
     'communication.recorded.alone': ('recorded on {gpu}, medians of {r} repeats: products alone {run}, copies alone '
                                      "into pinned buffers {copy}\nthe book's copies alone: copy_to_cpu(y) {b}, "
                                      'copy_to_cpu(y, True) {c}'),
-    'communication.predicted_medians': 'model: from the printed medians',
     'communication.hidden': '{way} took {total} vs {base} {sum}, {by}{hid}.',
     'communication.hid': ': it hid {share} of the copy time',
-    'communication.recorded.guess': '{way}: {line}', 'communication.hid_none': ': it hid no copy time by the rule',
+    'communication.recorded.guess': '{way}: {line}',
     'communication.recorded.none': 'No GPU recording here.', 'communication.check.ex3': 'exercise 3 ({variant})',
     'communication.recorded.source': 'recorded on {gpu}, {date} ({iters} products of {n} × {n})',
     'communication.timeline.caption': '{plan}: one run, {total}',
@@ -47,8 +52,8 @@ MESSAGES = {
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after: {late:.1e}',
     'communication.hazard.zeros': 'read before {wait}: all zeros, not yet copied; after: relative error {late:.1e}',
-    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. It happened '
-                                   'to land first.'),
+    'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. It landed '
+                                   'first.'),
     'communication.ex3.alone': 'alone ({k0} and {k1} products of {n} × {n}): t1 = {a} (lane 0), t2 = {b} (lane 1)',
     'communication.ex3.max': r'$\max(t_1, t_2)$', 'communication.ex3.sum': r'$t_1 + t_2$',
     'communication.parts_combined': 'model: from products and copies alone',
@@ -56,13 +61,9 @@ MESSAGES = {
     'communication.ex3.setup_gpu': 'lane 0: the GPU and its copy engine; lane 1: the CPU',
     'communication.ex3.setup_cpu': ('threads on lane 0: {t0} computing, 1 copying; lane 1: {t1} computing ({n} '
                                    'threads, {cores} cores)'),
-    'communication.bound.max': 'max(products, copies)', 'communication.bound.sum': 'products + copies',
-    'communication.profile.thread': ('A CPU profile records only the thread that starts it: the H200 timelines above '
-                                     'show the overlap.'),
     'communication.profile.col_way': 'way', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
     'communication.plain': '{line}.', 'communication.ex3.cpu_threads': 'CPU ({n} threads)',
-    'communication.profile.answer': ('the profile of {way} lists {n} of {k} copies; the control, {base}, {m} of '
-                                     '{k}.'),
+    'communication.profile.answer': 'the profile of {way} lists {n} of {k} copies; that of {base}, {m} of {k}.',
     'communication.profile.col_calls': 'calls', 'communication.profile.col_op': 'operator',
 }
