@@ -52,7 +52,7 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
     """Every repeat of each lane alone, their sum (`sum_row`), together and the baseline where timed; `predicted`
     hatched (else result.expected), `guess` a diamond (together's or {'together': .., 'baseline': ..})."""
     counts = getattr(result, 'iters', None) if products else None
-    names = [style.plot_text('parallel.timeline_row', lane=_plot_label(lane), iters=k) if counts else
+    names = [style.plot_text('parallel.alone_row', lane=_plot_label(lane), iters=k) if counts else
              _plot_label(lane) for lane, k in zip(result.lanes, counts or result.lanes)]
     names += [variant_name('parallel', 'serial_sum')] * sum_row + [variant_name('parallel', 'together')]
     values = [m.repeated() for m in (*result.lane_times, *[serial(result)] * sum_row, result.together)]
@@ -129,8 +129,10 @@ def lanes_answer(rows, guess: float | None = None) -> str:
         return verdict.answer(gone)
     m = [rows.cmp[name] for name in rows.names]
     unit, k = verdict.unit_for(*(x.median for x in m)), max(range(len(rows.lanes)), key=lambda i: m[i].median)
-    said = [t('parallel.answer.lanes', both=verdict.num(m[3].median, unit), slow=verdict.num(m[k].median, unit),
-              by=verdict.by(m[3], m[k])), guess is not None and t('parallel.answer.line', line=verdict.guess(
+    gap = 100 * (m[3].median - m[k].median) / m[k].median  # vs the model: no boxes, so no rule ('14% above')
+    pct = t('verdict.unit.%', value=verdict.sig(abs(gap), 2) if abs(gap) < 10 else f'{abs(gap):.0f}')
+    said = [t(f"parallel.answer.{'lanes' if gap >= 0 else 'lanes_below'}", both=verdict.num(m[3].median, unit), slow=(
+        verdict.num(m[k].median, unit)), pct=pct), guess is not None and t('parallel.answer.line', line=verdict.guess(
                   float(guess), m[k].median, m[3].median)), t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4]))]
     return verdict.answer(*filter(None, said), rows.control and _bound(m[5], m[4], unit) or '')
 
@@ -199,8 +201,8 @@ def small_ops_answer(r) -> str:
             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
     if 'one_core' in ts:  # first the control: two cores vs one; only where the rule parts them the bound, 1 - r/2
         same = verdict.compare(ts[b], ts['one_core']) == 'same'  # r no different from 1: no bound from it
-        said[:0] = [t('parallel.small.control', b=ms[b], by=verdict.by(ts[b], ts['one_core'])), t(
-            'parallel.small.same') if same else r.threads == 1 and _bound(ts['one_core'], ts[b], 'ms') or '']
+        said[:0] = [t('parallel.small.control', b=ms[b], c=ms['one_core'], by=verdict.by(ts[b], ts['one_core'])),
+                    not same and r.threads == 1 and _bound(ts['one_core'], ts[b], 'ms') or '']
     return verdict.answer(*([gone] if gone else filter(None, said)))
 
 

@@ -15,8 +15,8 @@
 # %% [markdown]
 # # 13.3 Automatic Parallelism: overview
 #
-# *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). Deep learning frameworks see the work a program
-# asks for before they run it, so they can run independent pieces at the same time. But one large matrix
+# *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). A GPU's queue and MXNet's engine see a program's
+# work before it runs, so independent pieces can run at the same time. But one large matrix
 # product (the book's are 4000 × 4000) already keeps a whole GPU busy, so more speed needs more hardware at
 # once. The book's two ways:
 #
@@ -36,8 +36,9 @@
 # %% [markdown] lang="zh"
 # # 12.3. 自动并行：概览
 #
-# 《动手学深度学习》12.3节（英文版编号为 13.3）。深度学习框架在执行之前就能看到程序要做的工作，因此能让相互独立的部分
-# 同时运行。但在单个 GPU 上，这样做的帮助有限：一个大的矩阵乘法（书中是 4000×4000）就已经能让整个 GPU 忙碌起来，
+# 《动手学深度学习》12.3节（英文版编号为 13.3）。GPU 的任务队列和 MXNet 的引擎在执行之前就能看到程序要做的工作，
+# 因此能让相互独立的部分同时运行。但在单个 GPU 上，这样做的帮助有限：
+# 一个大的矩阵乘法（书中是 4000×4000）就已经能让整个 GPU 忙碌起来，
 # 要更快就得同时使用更多硬件。书中介绍了两种方法：
 #
 # 1. **多个设备**（两个 GPU，或者一个 GPU 加 CPU）同时处理相互独立的工作。
@@ -72,7 +73,7 @@ print(machine_line(mxnet=False))
 # feed the GPU).
 #
 # Each lane ran one job, the book's `run`: independent products of 2000 × 2000 matrices (the book's 4000 × 4000 would
-# leave the CPU only a few), as many as take about 0.5 s alone. The **baseline** is the GPU alone doing both jobs'
+# leave the CPU only a few), the most that fit in 0.5 s alone. The **baseline** is the GPU alone doing both jobs'
 # products. The next cell prints each job's products and its time alone.
 
 # %% [markdown] lang="zh"
@@ -84,7 +85,7 @@ print(machine_line(mxnet=False))
 # GPU 和 CPU 各是一个**计算资源**，即能与其他工作同时运行的硬件（CPU 留出一个核心给 GPU 发指令）。
 #
 # 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法（若用书中的 4000×4000，CPU 只能做几次），
-# 选择乘法次数，使它单独运行约 0.5 秒。
+# 乘法次数取单独运行 0.5 秒内能完成的最多次数。
 # **基线**是 GPU 单独完成两项任务的全部乘法。下一个单元格输出每项任务的乘法次数和单独运行的执行时间。
 
 # %% tags=["nbval-ignore-output"]

@@ -356,7 +356,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Remember
 #
-# * On separate devices, two lanes together take $\max(t_1, t_2)$. Two CPU lanes save at most $1 - r/2$ of the
+# * Two lanes on separate hardware take about $\max(t_1, t_2)$. Two CPU lanes save at most $1 - r/2$ of the
 #   baseline's time ($r$: its speed over one core's).
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
@@ -372,7 +372,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 在相互独立的设备上，两个计算资源同时运行的执行时间为$\max(t_1, t_2)$。
+# * 在相互独立的硬件上，两个计算资源同时运行的执行时间约为$\max(t_1, t_2)$。
 #   在 CPU 上，两者同时运行至多省下基线执行时间的$1 - r/2$（$r$：基线比一个核心快的倍数）。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用各自实测的执行时间做预测，再看每次测量。
