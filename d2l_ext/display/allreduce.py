@@ -86,8 +86,8 @@ def _back(vid: str, text=t) -> str:  # a backward row's label: 'backward in (c)'
 
 
 def miss_answer(r, my_guess=None) -> str:
-    """Exercise 1's answer: the control's backward against (a)'s and (c)'s by the one rule, then (c)'s median - formula,
-    backward in (c) against (a) with its growth's share of the gap, and the cause where the control slows as (c)."""
+    """Exercise 1's answer: the control's backward against (a)'s and (c)'s by the one rule, then what the formula
+    missed, backward in (c) against (a) and how much of the miss its growth is, and whether the control slows as (c)."""
     v, model, (c, a) = r.version('hooks'), r.predicted('hooks')['step'], (_spans(r, k) for k in ('hooks', 'serial'))
     gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, a.median * MS)
     g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
@@ -97,13 +97,13 @@ def miss_answer(r, my_guess=None) -> str:
     cause = t('allreduce.answer.cause') if ways == ['slower', 'same'] else t('allreduce.answer.not_gloo') * (
         ways[1:] == ['faster'])
     part = t(f"allreduce.answer.{'share' if w <= g else 'over'}", grew=ms(grew), gap=ms(gap),
-             share=verdict.num(w / g if g > 0 else 0, '%')) if verdict.compare(c, a) == 'slower' else ''
+             cause=cause) if verdict.compare(c, a) == 'slower' and g > 0 else ''  # of a miss, not of an overshoot
     back, here = pair(c, a), t('allreduce.here', cores=r.cores)
     control = _line(*(t('allreduce.answer.where', where=here, line=pair(k, m)) for k, m in kept))
     return verdict.lines(control, verdict.answer(t(
-        'allreduce.answer.miss', where=here, gap=ms(gap.replace('-', '−')),
-        median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'), back=back[:1].upper() + back[1:] + part
-        + cause * bool(part)), _guess(my_guess)))
+        f"allreduce.answer.{'miss' if g >= 0 else 'above'}", where=here, gap=ms(gap.lstrip('-')),
+        median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'), back=back[:1].upper() + back[1:] + part),
+        _guess(my_guess)))
 
 
 def buckets_answer(here, there=None, my_guess=None) -> str:
@@ -127,12 +127,9 @@ def _kept(r, vid: str) -> list[str]:
 
 
 def flat_answer(r, my_guess=None) -> str:
-    """Exercise 2's answer by the one rule: (b) vs its control, the model's saving by kept vs (a), then (b) vs (a)."""
-    n = len(r.prediction.tensor_bytes) - 1
-    calls = t('allreduce.answer.calls', n=n, saved=verdict.num(n * r.prediction.per_call, 'ms'),
-              line=verdict_text(r, control['flat']))
+    """Exercise 2's answer by the one rule, two lines: (b) vs its control (and the cause if they part), (b) vs (a)."""
     flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
-    return verdict.lines(_line(*_kept(r, 'flat')), calls, verdict.answer(*flat, _guess(my_guess)))
+    return verdict.lines(_line(*_kept(r, 'flat')), verdict.answer(*flat, _guess(my_guess)))
 
 
 def _guess(g) -> str:  # 'Your guess: 12.5.' or 'Your guess: slower.' under a worked answer; '' without one
@@ -197,10 +194,8 @@ def draw_step_timeline(result, version_id: str, ax=None):
         raise UsageError(t('allreduce.usage.no_trace', version=version_id, traced=', '.join(result.events) or '-'))
     back = {r: [x for e in result.events[version_id] if (e['rank'], e['role']) == (r, 'backward')
                 for x in (e['start'], e['end'])] or [0.0] for r in range(result.processes)}  # its span, per process
-    ends = {rank: max(span) for rank, span in back.items()}  # the one whose backward ended first waits (labelled)
-    first = min(ends, key=ends.get) if len(set(ends.values())) == len(ends) else None
-    lane = {(rank, s): _plot('allreduce.lane', rank=rank, what=_plot('allreduce.lane.waits' if (rank, s) == (
-        first, 'allreduce') else f'allreduce.lane.{s}', ms=(max(back[rank]) - min(back[rank])) * MS))
+    lane = {(rank, s): _plot('allreduce.lane', rank=rank, what=_plot(f'allreduce.lane.{s}', ms=(
+        max(back[rank]) - min(back[rank])) * MS))  # what the bars are, not why
         for rank in range(result.processes) for s in ('compute', 'allreduce')}
     events = [{**e, 'name': '' if e['role'] in ('allreduce', 'copy') else e['name'], 'lane': lane[e['rank'],
                e['stream']], 'role': 'cpu' if e['role'] == 'copy' else e['role']} for e in result.events[version_id]]

@@ -207,8 +207,8 @@ print(show.ingredients_text(result))
 # By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
 # least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
 # The formula omits the copies and assumes backward unchanged: (c) pays only if the communication it hides outlasts
-# what it adds to backward. Here two processes and their gloo threads share this machine's cores, so backward may slow
-# down; the control (a) with gloo alongside measures that. The 16-core recording above is the picture of the gain.
+# what it adds to backward. Here two processes and their gloo threads share this machine's cores; the control, (a) with
+# gloo alongside, tests whether backward slows. The 16-core recording above is the picture of the gain.
 # How long is (c)'s step here (ms)?
 
 # %% [markdown] lang="zh"
@@ -217,8 +217,8 @@ print(show.ingredients_text(result))
 # 按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代加上不能被反向传播隐藏的全归约。
 # 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约比反向传播还长，隐藏不了的就更多。
 # 代价模型没有计入复制，并假设反向传播的执行时间不变：只有隐藏的通信时间多于它让反向传播增加的时间，（c）才划算。
-# 本机的两个进程和它们的 gloo 线程共用这台机器的 CPU 核心，所以反向传播可能变慢；
-# 对照“（a），后台同时全归约”测量的就是这一点。上面 16 核主机的记录结果才是收益的样子。本机（c）的训练迭代要多少毫秒？
+# 本机的两个进程和它们的 gloo 线程共用这台机器的 CPU 核心；
+# 对照“（a），后台同时全归约”用来检验反向传播会不会因此变慢。上面 16 核主机的记录结果才是收益的样子。本机（c）的训练迭代要多少毫秒？
 
 # %%
 my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代执行时间
@@ -237,7 +237,7 @@ my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练�
 # 与记录结果的上图、中图同类，多了（b）和代价模型（斜线条形），菱形是你的猜测。
 # **对照：（b）复用缓冲区**只建一次缓冲区，检验的是每次迭代新建缓冲区的代价。
 # 下图是性能分析器记录的那几次迭代中（a）、（c）和**对照：（a），后台同时全归约**的反向传播执行时间。
-# 这个对照就是（a），只是从反向传播开始起，gloo 在后台对 24 MiB 的备用缓冲区做全归约。它检验仅仅这样是否就让反向传播变慢。
+# 这个对照就是（a），只是从反向传播开始起，gloo 在后台对 24 MiB 的备用缓冲区做全归约。用来检验：只是后台在全归约，反向传播会不会变慢。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess_c))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
