@@ -140,6 +140,19 @@ def test_exercise_three_with_more_threads_than_cores_records_them():
     assert ex.copy_threads == 1 and ex.lane_threads == [ln.threads for ln in lanes[:2]] and ex.cores == 2
 
 
+def test_exercise_three_baseline_computes_on_every_core_and_copies_in_order(monkeypatch):
+    # as 13.3.1's baseline: all the device's threads compute; lane 0's copies each follow their product, no copy thread
+    import torch
+
+    from d2l_ext.communication import copying
+    seen, real = [], copying.in_order
+    monkeypatch.setattr(copying, 'in_order', lambda *a: seen.append(torch.get_num_threads()) or real(*a))
+    with fake_hardware(gpus=0, cores=2):
+        lanes = pick_lanes('torch')
+        measure_exercise_three(lanes, size=32, iters=1, repeats=1)
+    assert seen and set(seen) == {2}  # every core computes; each copy in that same thread, after its product
+
+
 def test_freed_memory_is_kept_for_the_next_product():
     import subprocess
     import sys
@@ -198,7 +211,11 @@ def test_measured_lines_and_worked_answer_use_measured_rows_only():
         assert show.measured_answer(same).split('\n')[1].startswith(
             'Worked answer: the rule finds no clear difference between run_and_copy and in order. run_and_copy')
         slow = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.0120, 0.0122]})
-        assert 'run_and_copy was slower than in order.' in show.measured_answer(slow)  # never a share unless faster
+        # above in order (slower by the rule, or not told apart): said to lie outside the two rows, never a share
+        assert "Worked answer: run_and_copy's median 12.1 ms lay above in order's 9.55 ms: outside the two rows." in \
+            show.measured_answer(slow)
+        near = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.0093, 0.0099]})
+        assert "run_and_copy's median 9.60 ms lay above in order's 9.55 ms" in show.measured_answer(near)
         fig = show.plot_measured(c, guess=5.0)  # ms, as printed
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()] == [
         'baseline: in order', 'products alone', 'copies alone', 'control: products beside nonstop copies',
@@ -212,6 +229,8 @@ def test_measured_lines_and_worked_answer_use_measured_rows_only():
             '参考答案：与依次计算和复制相比，边计算边复制隐藏了94%的复制时间。边计算边复制6.15毫秒，对照7.15毫秒：更快'
             '（执行时间少14%）。')
         assert show.rates_text(c) == '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（执行时间多39%）'
+        assert '参考答案：边计算边复制的中位数12.1毫秒高于依次计算和复制的9.55毫秒：在两者之外。' in \
+            show.measured_answer(slow)
 
 
 def test_recorded_lines_come_from_the_recording(rec):
@@ -295,7 +314,7 @@ def test_hazard_and_copied_lines():
         # what the host read before the wait: zeros (the copy had not happened), part of it, or already the result;
         # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref) == (
-            'read before synchronize(): all zeros, not yet copied; after: relative error 0.0e+00')
+            'read before synchronize(): all zeros; after: relative error 0.0e+00')
         assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref, gpu=False).startswith(
             'read before join(): relative error 0.71;')
         assert 'It landed first' in show.hazard_text(torch.ones(4), torch.ones(4), ref)
@@ -349,8 +368,8 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
         assert show.exercise_three_text(measured).endswith('together 1410 ms vs the baseline 1710 ms: faster (18% less '
                                                            'time).')
         rows = [lb.get_text().split('\n')[0] for lb in show.plot_exercise_three(measured).axes[0].get_yticklabels()]
-    assert rows == ['lane 0 alone: products + copies', 'lane 1 alone: products', 'baseline: CPU (2 threads), both jobs',
-                    'together']  # which device, and a CPU's threads (every core)
+    assert rows == ['lane 0 alone: products + copies', 'lane 1 alone: products',
+                    'baseline: CPU (2 threads), both jobs, in order', 'together']  # device, threads, order
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
             '参考答案：同时运行执行时间1410毫秒，比模型“max(t1, t2)”（1000毫秒）高41%；'
@@ -393,12 +412,12 @@ def test_profile_table_lists_each_way_and_the_answer_counts_the_copies():
         assert list(frame.index) == ['run_and_copy', 'in order', 'in order'] and list(frame['calls']) == [20] * 3
         assert list(frame['operator']) == ['aten::mm', 'aten::mm', 'aten::copy_']  # under 1%: left out
         assert show.profile_answer(profs, False, 20, 20) == (
-            'Worked answer: the profile of run_and_copy lists 0 of 20 copies; that of in order, 20 of 20. Your '
-            'guess: 20.')
+            "Worked answer: run_and_copy's profile lists 0 of 20 copies; in order's, 20 of 20. The H200 timeline "
+            'shows when: copy-stream bars under compute-stream bars. Your guess: 20.')
         # a GPU profile lists the copies of both: no cause to name
         both = {'overlapped': profs['in_order'], 'in_order': profs['in_order']}
-        assert show.profile_answer(both, True, 20) == (
-            'Worked answer: the profile of run_and_copy lists 20 of 20 copies; that of in order, 20 of 20.')
+        assert show.profile_answer(both, True, 20).startswith(
+            "Worked answer: run_and_copy's profile lists 20 of 20 copies; in order's, 20 of 20.")
     with using_language('zh'):
         assert list(show.profile_frame(profs, gpu=False).reset_index().columns) == ['方式', '运算符', '调用次数']
         assert show.profile_answer(profs, False, 20).startswith('参考答案：边计算边复制的20次复制，分析器列出0次；')

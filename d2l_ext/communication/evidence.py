@@ -121,7 +121,7 @@ ALONE = ('lane1_compute_and_copy', 'lane2_compute')
 def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> ExerciseThreeResult:
     """Three resources at once: lane 1's compute, the link (or a copy thread), lane 2 (PyTorch)."""
     from ..parallel.core import expectation, whole_device
-    from .copying import PINNED_SIDE_STREAM, Copier
+    from .copying import PINNED_SIDE_STREAM, Copier, in_order
     work = backend('torch')
     wl = resolve_workload(lanes, size, iters, lesson=True, extra_matrices=3)
     n, ks = wl.size, list(wl.iters)
@@ -131,8 +131,8 @@ def measure_exercise_three(lanes, size=None, iters=None, repeats: int = 3) -> Ex
     jobs = [lambda: copier.run_and_copy(x1, ks[0]), lambda: work.run(x2, ks[1])]
     refs = [work.reference_product(x1).cpu(), work.reference_product(x2)]
     whole = whole_device(lanes[0])  # the baseline: lane 1's products, then lane 0's job, on lane 0's whole device
-    solo = copier if lanes[0].kind == 'gpu' else Copier(None, n, ks[0], lanes[0].device(), max(1, whole.threads - 1))
-    whole_job = lambda: work.run(x1, ks[1]) + solo.run_and_copy(x1, ks[0])  # noqa: E731 (a CPU: a thread a core)
+    own = (lambda: in_order(x1, x1, copier.buffers)) if copier.plan is None else lambda: copier.run_and_copy(x1, ks[0])
+    whole_job = lambda: work.run(x1, ks[1]) + own()  # noqa: E731 (a CPU: every core computes, each copy in order)
     variants = {'lane1_compute_and_copy': lambda: work.run_on_lanes(lanes[:1], jobs[:1]),
                 'lane2_compute': lambda: work.run_on_lanes(lanes[1:2], jobs[1:]),
                 'together': lambda: work.run_on_lanes(lanes[:2], jobs),

@@ -244,11 +244,11 @@ alone = measured.medians()  # the prediction's inputs: products alone, copies al
 print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule  #zh: 只做复制；按规则比较对照与只做乘法
 
 # %% [markdown]
-# Where will run_and_copy land between two measured rows of the figure below, products alone (no copies) and in
-# order? Write your guess (ms) into `my_guess`.
+# Where will run_and_copy land against two of the figure's rows below, products alone (no copies) and in order:
+# between them, or outside? Write your guess (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 下图有两个测量行：只做乘法（没有复制）和依次计算和复制。边计算边复制会落在两者之间的什么位置？
+# 看下图中的两行：只做乘法（没有复制）和依次计算和复制。边计算边复制会落在两者之间，还是两者之外？
 # 把你的猜测（毫秒）写进 `my_guess`。
 
 # %%
@@ -260,10 +260,10 @@ display(show.plot_measured(measured, guess=my_guess, title=title))  # measured r
 print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（依次计算和复制）
 
 # %% [markdown]
-# **What did this machine show?** Where did run_and_copy land between products alone and in order?
+# **What did this machine show?** Did run_and_copy land between products alone and in order, or outside?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 边计算边复制落在只做乘法与依次计算和复制之间的什么位置？
+# **本机的结果如何？** 边计算边复制落在只做乘法与依次计算和复制之间，还是两者之外？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.measured_answer(measured))  # vs products alone; the worked answer: vs in order and the control  #zh: 与只做乘法比较；参考答案：与依次计算和复制、对照比较
@@ -320,8 +320,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
 # computes. Without a GPU both lanes share this CPU's cores; the products are square (setup printed below). The
-# baseline: lane 0's whole device (a CPU: all its cores, one copying) does lane 1's products, then lane 0's job
-# (13.3.1's baseline had no copies). Predict "together" (ms) into `my_guess`.
+# baseline: lane 0's whole device (a CPU: all its cores) does both jobs, each copy right after its product. Predict
+# "together" (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -330,9 +330,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
 # 独立地计算。没有 GPU 时，两者共用这个 CPU 的核心（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
-# 不同，每次复制相对于它的乘法都很小。基线由计算资源 0 所在的整个设备完成两项任务：先做计算资源 1 的乘法，再做计算资源 0
-# 的乘法和复制；在 CPU 上用全部核心，其中一个核心复制（12.3.1节的基线没有复制）。预测“同时运行”的执行时间（毫秒），
-# 写进 `my_guess`。
+# 不同，每次复制相对于它的乘法都很小。基线：计算资源 0 所在的整个设备（CPU 上用全部核心）完成两项任务，每个乘积算完就复制。
+# 预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone, together and the baseline, interleaved, checked  #zh: 单独运行、同时运行和基线，交替计时，检查结果

@@ -30,7 +30,7 @@ MESSAGES = {
     'communication.rates': 'copies alone {copy}; {line}',
     'communication.order.faster': '{way} hid {share} of the copy time against in order',
     'communication.order.same': 'the rule finds no clear difference between {way} and in order',
-    'communication.order.slower': '{way} was slower than in order',
+    'communication.order.above': "{way}'s median {total} lay above in order's {base}: outside the two rows",
     'communication.model.near': '{way} took {total}, within 5% of the model {model} ({value})',
     'communication.model.above': '{way} took {total}, {pct} above the model {model} ({value})',
     'communication.model.below': '{way} took {total}, {pct} below the model {model} ({value})',
@@ -51,7 +51,7 @@ MESSAGES = {
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after: {late:.1e}',
-    'communication.hazard.zeros': 'read before {wait}: all zeros, not yet copied; after: relative error {late:.1e}',
+    'communication.hazard.zeros': 'read before {wait}: all zeros; after: relative error {late:.1e}',
     'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. It landed '
                                    'first.'),
     'communication.ex3.alone': 'alone ({k0} and {k1} products of {n} × {n}): t1 = {a} (lane 0), t2 = {b} (lane 1)',
@@ -63,7 +63,8 @@ MESSAGES = {
                                    'threads, {cores} cores)'),
     'communication.profile.col_way': 'way', 'communication.profile.guess': 'Your guess: {guess}.',
     'communication.control': 'the control', 'communication.ex3.answer': '{vs_max}; {vs_sum}.',
-    'communication.plain': '{line}.', 'communication.ex3.cpu_threads': 'CPU ({n} threads)',
-    'communication.profile.answer': 'the profile of {way} lists {n} of {k} copies; that of {base}, {m} of {k}.',
+    'communication.plain': '{line}.', 'communication.ex3.cpu_baseline': 'CPU ({n} threads), both jobs, in order',
+    'communication.profile.answer': ("{way}'s profile lists {n} of {k} copies; {base}'s, {m} of {k}. The H200 timeline "
+                                     'shows when: copy-stream bars under compute-stream bars.'),
     'communication.profile.col_calls': 'calls', 'communication.profile.col_op': 'operator',
 }

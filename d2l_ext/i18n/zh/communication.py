@@ -30,7 +30,7 @@ MESSAGES = {
     'communication.rates': '只做复制 {copy}；{line}',
     'communication.order.faster': '与依次计算和复制相比，{way}隐藏了 {share} 的复制时间',
     'communication.order.same': '按规则，{way}与依次计算和复制没有明显差别',
-    'communication.order.slower': '{way}比依次计算和复制更慢',
+    'communication.order.above': '{way}的中位数 {total} 高于依次计算和复制的 {base}：在两者之外',
     'communication.model.near': '{way}执行时间 {total}，与模型“{model}”（{value}）相差不到 5%',
     'communication.model.above': '{way}执行时间 {total}，比模型“{model}”（{value}）高 {pct}',
     'communication.model.below': '{way}执行时间 {total}，比模型“{model}”（{value}）低 {pct}',
@@ -64,7 +64,8 @@ MESSAGES = {
                                    '（共 {n} 个线程，{cores} 个核心）'),
     'communication.profile.col_way': '方式', 'communication.profile.guess': '你的猜测：{guess}。',
     'communication.control': '对照', 'communication.ex3.answer': '{vs_max}；{vs_sum}。',
-    'communication.plain': '{line}。', 'communication.ex3.cpu_threads': 'CPU（{n} 个线程）',
-    'communication.profile.answer': '{way}的 {k} 次复制，分析器列出 {n} 次；{base}的 {k} 次复制，列出 {m} 次。',
-    'communication.profile.col_calls': '调用次数',
+    'communication.ex3.cpu_baseline': 'CPU（{n} 个线程）完成两项任务，依次计算和复制',
+    'communication.profile.answer': ('{way}的 {k} 次复制，分析器列出 {n} 次；{base}的 {k} 次复制，列出 {m} 次。'
+                                     '上面 H200 的时间线还显示了何时运行：复制流的条形在计算流的条形正下方。'),
+    'communication.profile.col_calls': '调用次数', 'communication.plain': '{line}。',
 }
