@@ -15,7 +15,7 @@ KEYS = ('run', 'copy', 'in_order', 'overlapped', 'run_then_copy', 'added', 'toge
 MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: copy_to_cpu(y, non_blocking=True)',
          'pinned, preallocated, same stream', 'pinned, preallocated, copy stream + events')  # CommRow.mode values
 BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
-ORDERS = ('faster', 'same', 'above')  # run_and_copy vs in order: the rule's words; 'above' where its median is higher
+ORDERS = ('faster', 'same', 'above')  # run_and_copy vs in order by the rule; 'above': slower, outside the two rows
 
 
 _name = lambda key: variant_name('communication', key)  # noqa: E731 (a row's name in a plot)
@@ -74,10 +74,10 @@ def measured_text(comparison) -> str:
 
 def measured_answer(comparison) -> str:
     """run_and_copy against products alone by the rule; then the worked answer, measured rows only: against in order
-    (the copy time it hid where the rule finds it faster; a median above in order's lies outside) and the control."""
+    (the copy time it hid where the rule finds it faster; outside the two rows where slower) and the control."""
     m, way = comparison.measurements, _word('overlapped')
-    o, base = m['overlapped'].median, m['in_order'].median  # 'above': outside the two rows, whatever the rule says
-    order = 'above' if o > base else verdict.compare(m['overlapped'], m['in_order'])
+    o, base = m['overlapped'].median, m['in_order'].median  # 'above' only where the rule finds it slower
+    order = verdict.compare(m['overlapped'], m['in_order']).replace('slower', 'above')
     share = (base - o) / m['copy'].median if m['copy'].median else 0.0
     first = t(f'communication.order.{order}', way=way, share=verdict.num(min(1.0, max(0.0, share)), '%'),
               total=verdict.num(o, 'ms'), base=verdict.num(base, 'ms'))

@@ -30,7 +30,7 @@ MESSAGES = {
     'communication.rates': 'copies alone {copy}; {line}',
     'communication.order.faster': '{way} hid {share} of the copy time against in order',
     'communication.order.same': 'the rule finds no clear difference between {way} and in order',
-    'communication.order.above': "{way}'s median {total} lay above in order's {base}: outside the two rows",
+    'communication.order.above': '{way} {total} vs in order {base}: slower by the rule, outside the two rows',
     'communication.model.near': '{way} took {total}, within 5% of the model {model} ({value})',
     'communication.model.above': '{way} took {total}, {pct} above the model {model} ({value})',
     'communication.model.below': '{way} took {total}, {pct} below the model {model} ({value})',

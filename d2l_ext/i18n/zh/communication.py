@@ -30,7 +30,7 @@ MESSAGES = {
     'communication.rates': '只做复制 {copy}；{line}',
     'communication.order.faster': '与依次计算和复制相比，{way}隐藏了 {share} 的复制时间',
     'communication.order.same': '按规则，{way}与依次计算和复制没有明显差别',
-    'communication.order.above': '{way}的中位数 {total} 高于依次计算和复制的 {base}：在两者之外',
+    'communication.order.above': '{way} {total}，依次计算和复制 {base}：按规则更慢，在两者之外',
     'communication.model.near': '{way}执行时间 {total}，与模型“{model}”（{value}）相差不到 5%',
     'communication.model.above': '{way}执行时间 {total}，比模型“{model}”（{value}）高 {pct}',
     'communication.model.below': '{way}执行时间 {total}，比模型“{model}”（{value}）低 {pct}',
