@@ -133,6 +133,20 @@ def test_a_worked_answer_prints_its_sentences_after_one_label():
         assert verdict.answer('是的：4.47毫秒。', '对照为6.36毫秒。') == '参考答案：是的：4.47毫秒。对照为6.36毫秒。'
 
 
+def test_a_measurement_against_a_model_value_has_one_wording_with_the_model_as_base():
+    from d2l_ext.display import verdict
+    from d2l_ext.i18n import using_language
+    with using_language('en'):
+        assert verdict.vs_model('both', 0.135, 'the model', 0.140) == 'both 0.135 s: within 5% of the model 0.140 s'
+        assert verdict.vs_model('(c)', 0.1141, 'formula', 0.0880, 'ms') == '(c) 114 ms: 30% above formula 88.0 ms'
+        assert verdict.vs_model('x', 0.0940, 'model', 0.100) == 'x 0.0940 s: 6.0% below model 0.100 s'
+        assert verdict.vs_model('x', 0.1049, 'model', 0.100) == 'x 0.1049 s: within 5% of model 0.1000 s'
+        assert verdict.vs_model('x', 0.1052, 'model', 0.100).startswith('x 0.105 s: 5.2% above')  # base: the model
+    with using_language('zh'):
+        assert verdict.vs_model('同时运行', 0.135, '模型', 0.140) == '同时运行0.135秒，与模型0.140秒相差不到5%'
+        assert verdict.vs_model('（c）', 0.114, '代价模型', 0.088) == '（c）0.114秒，比代价模型0.0880秒高30%'
+
+
 def test_significant_figures_are_counted_after_rounding():
     from d2l_ext.display import verdict
     assert verdict.sig(0.09996) == '0.100' and verdict.sig(99.96) == '100' and verdict.sig(0.2) == '0.200'

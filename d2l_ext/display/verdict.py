@@ -94,6 +94,19 @@ def _digits(a: float, b: float) -> int:
     return 5
 
 
+def vs_model(name: str, measured: float, model_name: str, model: float, unit: str | None = None) -> str:
+    """A measurement against a model's value, the one wording for it: 'together 0.135 s, 3.5% below the model
+    max(t1, t2) 0.140 s', or 'within 5% of' (the rule's 5%; a model value has no repeats, so no boxes). The share
+    and its 5% both have the model's value as base, so the printed share never contradicts 'within'."""
+    unit = unit or unit_for(measured, model)
+    share = abs(measured - model) / model if model else 0.0
+    d = next((d for d in (3, 4) if (round(abs(float(sig(measured, d)) / float(sig(model, d) or 1) - 1), 9) < MIN_SHARE)
+              == (share < MIN_SHARE)), 5)  # printed values on the same side of 5% as the exact ones
+    key = 'near' if share < MIN_SHARE else 'above' if measured > model else 'below'
+    pct = f'{sig(share * 100, 2) if share < 0.1 else round(share * 100)}%'
+    return t(f'verdict.model_{key}', a=name, ma=num(measured, unit, d), b=model_name, mb=num(model, unit, d), pct=pct)
+
+
 def guess(value, predicted: float, measured: float, unit: str = 's') -> str:
     """'your guess 1.50x · predicted 2.00x · measured 1.93x'; '' without a guess (the figure shows the prediction,
     and nothing printed nags the learner or gives the answer away in words)."""
