@@ -290,6 +290,8 @@ def test_exercise_5_prints_one_model_line_and_outlines_the_critical_path():
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
             'time per task, each lane alone, all 21 in order (median of 9): '
             'lane 0: 1.70 ms · lane 1: 1.71 ms')  # not 12:
+        assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.7e-3}) == (  # identical lanes: one time
+            'time per task, each lane alone, all 21 in order (median of 18): 1.70 ms')
     with using_language('zh'):  # the plan's task times answer the question asked before the cell
         assert show.dag_line(dg.dag_model(dag, lanes), {'a': 1.7e-3, 'b': 1.71e-3}) == (
             '各计算资源单独按顺序运行全部21个任务（9次的中位数），每个任务的平均执行时间：计算资源0为1.70毫秒；计算资源1为1.71毫秒')
@@ -309,7 +311,8 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
     from contextlib import redirect_stdout
     r = dg.dag_experiment(['cpu', 'cpu'], n=24, stages=2, repeats=2)
     assert r.model == {'serial': 14.0, 'planned': 8.0, 'critical_path': 8.0, 'lanes': 2}
-    assert list(r.measurements) == list(dg.DAG_VARIANTS[1:])  # CPU lanes: planned, the all-cores baseline
+    assert list(r.measurements) == [*dg.DAG_VARIANTS[1:], dg.DAG_VARIANTS[0]]  # CPU lanes: planned, all cores, one
+    assert len(set(r.speeds.values())) == 1  # identical lanes: one time per task, the median over both
     assert all(len(m.times) == 2 for m in r.measurements.values())
     assert all(err < 1e-4 for err in r.errors.values())
     ran = {e['name']: e for e in r.trace}
@@ -317,7 +320,7 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
         for d in t['deps']:
             if d != 'x':
                 assert ran[d]['end'] <= ran[t['name']]['start']
-    assert r.to_frame().shape[0] == 2
+    assert r.to_frame().shape[0] == 3
     assert json.loads(json.dumps(dataclasses.asdict(r)))['n'] == 24
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):
@@ -325,7 +328,10 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
     guess, line = out.getvalue().strip().split('\n')  # the guess line, then the verdict (visible, not only answered)
     assert guess.startswith('your guess 5.00 ms · predicted ')
     assert r.trace_wall == min(r.measurements[dg.DAG_VARIANTS[1]].times)  # CPU lanes: the (lower) median repeat
-    assert line.startswith('two lanes planned ') and ' vs one device (all cores) ' in line
+    assert line.startswith('two lanes planned ') and (' vs one device (all cores) ' in line or (
+        ' vs one device (one thread) ' in line))  # the faster of the two, as 13.3.3's step
+    assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()][1:] == [
+        'one device (all cores)', 'one device (one thread)']
     per = r.per_task()  # each lane's own time per task, its waiting, tasks, start and waiting in the replay
     assert len(per) == 2 and all(took > 0 and waited >= 0 and start >= 0 for took, waited, _, start, _ in per)
     alone = [1 / r.speeds[lane] for lane in r.lanes]  # one product on each lane alone, timed before the run
@@ -403,8 +409,9 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
     assert 'your guess' not in answer()
     assert answer() == (  # what set the drawn run (lane 0 last: 2 tasks at 1 s, waiting 3 s between), the model;
         # the critical path at the faster lane's time alone against the faster baseline
-        'Worked answer: Still correct: every task matched float64. The drawn run took 5200 ms (model 4000 ms); lane 0 '
-        'finished last: 2 of the 3 tasks, 1000 ms each (1000 ms alone), 2000 ms busy, 3000 ms waiting. A lower bound: '
+        'Worked answer: Still correct: every task matched float64. The drawn run took 5200 ms; lane 0 finished last: 2 '
+        'of the 3 tasks, 3000 ms waiting. Its tasks took 1000 ms each, 1000 ms alone, where the model assumes no '
+        'change (assumption 1). A lower bound: '
         'the outlined critical path, a chain of 2 tasks, × 1000 ms (the faster lane alone) = 2000 ms, at best 67% less '
         'than one lane, in order, 6000 ms.')
     r.speeds['L0'] = 1 / 4  # 4 s a task alone: the faster lane is lane 1 (3 s), 6 s, not under one lane's 6 s
@@ -415,5 +422,8 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         assert show._dag_base(r)[2] == 'one lane, in order'  # CPU lanes add one device, all cores: the faster is used
         r.measurements[dg.DAG_VARIANTS[2]] = Measurement('all cores', [5.0])
         assert show._dag_base(r)[2] == 'one device (all cores)'
+        r.measurements[dg.DAG_VARIANTS[0]] = Measurement('one', [4.5])  # CPU lanes: lane 0 alone is one thread
+        assert show._dag_base(r)[2] == 'one device (one thread)'
+        r.measurements[dg.DAG_VARIANTS[0]] = Measurement('one', [6.0])
         assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r)
     assert 'at best 60% less than one device (all cores), 5000 ms.' in answer()  # the verdict's baseline

@@ -10,7 +10,7 @@ from ..depgraph.model import SERVER
 from ..depgraph.recording import CONTROL, WAYS  # noqa: F401 (WAYS: the keys graph.variant.<way>)
 from ..depgraph.runs import unread_lanes
 from ..i18n import t
-from ..results import MIN_SHARE, quartiles
+from ..results import quartiles
 from ..timing import Measurement
 from . import style, tables, verdict
 from .fonts import plot_lane
@@ -24,7 +24,7 @@ STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 
 ROW_ORDER = (CONTROL, 'one_device', 'split', 'in_turn')  # the figure's rows (below the two-device model)
 WORDS = ('faster', 'slower', 'same')  # the rule's word (verdict.compare): graph.control.<word>, graph.pays.<word>
 READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: timer outside its parts (waits: empty)
-ONE_DEVICE_ROLE = style.lane_role(2)  # the one-device step: a colour of its own, not lane 0's
+ONE_DEVICE_ROLE, SERVER_ROLE = style.lane_role(2), 'gpu'  # hues of their own (green: no GPU is green here)
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
 
 
@@ -47,7 +47,7 @@ def stage_label(name: str, plot: bool = False) -> str:
 def role_of(lane: str) -> str:
     """Colour role of a row: copies are transfers, the server is the CPU, 'lane N' is lane N."""
     return style.lane_role(int(lane[5:])) if lane.startswith('lane ') and lane[5:].isdigit() else (
-        'link' if lane.startswith('link:') else 'cpu')
+        'link' if lane.startswith('link:') else SERVER_ROLE)
 
 
 def machine_line(lanes) -> str:  # one line: which device each lane is ('lane 0: CPU, 1 of 2 cores · lane 1: ...')
@@ -75,7 +75,7 @@ def draw_graph(g, ax=None, title=None, highlight=(), missing=None):  # title: a 
         boxes[n['id']] = ax.text(*pos[n['id']], stage_label(n['name'], plot=True) + (
                                  f'\n{size}' if n['kind'] == 'copy' and b else ''), ha='center', va='center',
                                  fontsize=style.MIN_FONT_PT,
-                                 color='black' if n['kind'] == 'copy' or face == style.color('cpu') else 'white',
+                                 color='black' if n['kind'] == 'copy' else 'white',
                                  bbox={'boxstyle': 'round,pad=0.3', 'fc': face, 'ec': 'black' if marked else '0.3',
                                        'lw': 2.5 if marked else 0.6}, zorder=3)
     ax.add_artist(fresh := Artist())  # drawn first (zorder 0): each box's outline where this draw puts it, so arrows
@@ -139,8 +139,10 @@ def _best(m: dict, say=t) -> tuple[str, str]:  # the faster one-device row (all 
 def inputs_line(rec: dict) -> str:  # the guess's inputs, printed before it: one after the other and its halves
     run, kinds = _run_and_kinds(rec)
     ser, half = Measurement('', run['times']['in_turn']), recording.halves_summary(run)['in_turn']
+    best, said = _best(m := _measurements(run))  # the baseline too: cell 10 works the model against it
     return t('graph.inputs_line', ser=_ms(ser.median), n=len(ser.times), halves=t('graph.lanes_sep').join(
-        t('graph.lane_is', lane=lane_name(k, kinds=kinds), label=_ms(v)) for k, v in half.items()))
+        t('graph.lane_is', lane=lane_name(k, kinds=kinds), label=_ms(v)) for k, v in half.items()), base=said,
+        one=_ms(m[best].median))
 
 
 def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, list]:
@@ -149,7 +151,7 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     lane, server = [lane_name(f'lane {i}', True, kinds) for i in range(2)], style.plot_text('graph.server')
     best, one = _best(_measurements(run), style.plot_text)  # the one-device row named as in the verdict line
     name = {'lane 0': lane[0], 'lane 1': lane[1], SERVER: server, 'one device': one}
-    rows = {lane[0]: style.lane_role(0), server: 'cpu', lane[1]: style.lane_role(1), one: ONE_DEVICE_ROLE}
+    rows = {lane[0]: style.lane_role(0), server: SERVER_ROLE, lane[1]: style.lane_role(1), one: ONE_DEVICE_ROLE}
     split, events = run['events']['split'], []
     for v in ('split', best):
         events += [{'lane': name[e['lane']], 'start': e['start'], 'end': e['end'], 'name': stage_label(e['name'], True),
@@ -157,7 +159,7 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     _, (began, ended), handoffs = recording.timeline_spans(run, best)
     waits = [(r, a['end'], b['start']) for r, ev in ((r, [e for e in split if e['lane'] == f'lane {r // 2}']) for r in (
         0, 2)) for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]  # a lane (row 0, 2) idle between its boxes
-    keys = {style.color('link'): 'graph.legend_copy_box', style.color('cpu'): 'graph.legend_server', HANDOFF: (
+    keys = {style.color('link'): 'graph.legend_copy_box', style.color(SERVER_ROLE): 'graph.legend_server', HANDOFF: (
         'graph.legend_handoff'), 'white': 'graph.legend_wait'}
     return events, rows, {c: style.plot_text(k) for c, k in keys.items()}, [(*w, 'white') for w in [
         *waits, (1, began, ended)]] + [(*h, HANDOFF) for h in handoffs]
@@ -263,20 +265,24 @@ def split_answer(here: dict, guess=None) -> None:
         1]), d1=_signed(parts[1][2] - parts[1][1]))
     turn, split = (Measurement(w, x) for w, x in recording.rest_repeats(run).items())  # the word only: d is the table's
     three = t('graph.answer.rest', d=_signed(parts[3][2] - parts[3][1]), by=verdict.word(split, turn))
+    h = recording.halves_summary(run)  # together's error = the longer half's + assumption 2's + assumption 3's
+    errs = [max(h['split'].values()) - max(h['in_turn'].values()), *(x - p for _, p, x, _ in parts[2:])]
+    sums = t('graph.answer.errors', each=t('graph.lanes_sep').join(t('graph.lane_is', lane=i, label=_signed(e)) for (
+        i, e) in zip((t('graph.answer.longer'), 2, 3), errs)), total=_signed(sum(errs)), how=t('graph.answer.added' if (
+            min(errs) >= 0 or max(errs) <= 0) else 'graph.answer.cancelled'))
     best, said = _best(m)
     pays = next(t(f'graph.pays.{w}') for w in WORDS if w == verdict.compare(m['split'], m[best]))
     rule = t('graph.answer.vs', pays=pays, together=_ms(m['split'].median), best=said, one=_ms(m[best].median),
              by=verdict.by(m['split'], m[best]))
     print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], rule, verdict.answer(
-        one, t('graph.answer.overlap', pct=pct[1], assumed=pct[0]), three), sep='\n')
+        one, t('graph.answer.overlap', pct=pct[1], assumed=pct[0]), three, sums), sep='\n')
 
 
 def step_answer(rec: dict) -> None:
-    """Cell 13's worked answer: together beside the graph's prediction (within 5% or not); the control's verdict."""
+    """Cell 13's worked answer: together against the graph's prediction (verdict.vs_model); the control's verdict."""
     run = _run_and_kinds(rec)[0]
-    p, x = recording.predict_split(run), _measurements(run)['split'].median
-    print(verdict.answer(t('graph.answer.landed' if abs(x - p) / p < MIN_SHARE else 'graph.answer.missed', predicted=(
-        _ms(p)), together=_ms(x), pct=_pct(abs(x - p) / p)), _control(run)))
+    print(verdict.answer(t('graph.answer.fit', fit=verdict.vs_model(t('graph.short.split'), _measurements(run)[
+        'split'].median, t('graph.model'), recording.predict_split(run), 'ms')), _control(run)))
 
 
 def wrong_sum_answer(g, caught: bool, guess=None):
@@ -301,8 +307,10 @@ def show_recorded(rec: dict | None, guess_ms=None):
 
 def dag_line(model: dict, alone: dict) -> str:
     """Each lane's time per task alone, all tasks in order (the plan's task times: the answer's, as the cell asks)."""
-    return t('graph.dag_alone', n=f"{model['serial']:g}", r=ALONE_REPEATS, each=t('graph.lanes_sep').join(t(
-        'graph.dag_each', lane=lane_name(f'lane {i}'), took=_ms(s)) for i, s in enumerate(alone.values())))
+    one = len(set(alone.values())) == 1  # identical lanes: one time, the median over both (task_times)
+    return t('graph.dag_alone', n=f"{model['serial']:g}", r=ALONE_REPEATS * (1 + one), each=_ms(next(iter(
+        alone.values()))) if one else t('graph.lanes_sep').join(t('graph.dag_each', lane=lane_name(f'lane {i}'), took=(
+            _ms(s))) for i, s in enumerate(alone.values())))
 
 
 def draw_dag(dag, lanes, title='graph.title_dag', path=False):  # as the equal-lanes plan places it (path: outlined)
@@ -313,7 +321,12 @@ def _dag_base(ex):
     """(two lanes planned, the faster baseline: one lane in order or one device with all its cores, its name)."""
     v = min((DAG_VARIANTS[k] for k in (0, 2) if DAG_VARIANTS[k] in ex.measurements), key=lambda v: ex.measurements[
         v].median)
-    return ex.measurements[DAG_VARIANTS[1]], ex.measurements[v], t(f'graph.dag_variant.{DAG_VARIANTS.index(v)}')
+    return ex.measurements[DAG_VARIANTS[1]], ex.measurements[v], _dag_label(ex, v, t)
+
+
+def _dag_label(ex, v, say) -> str:  # a DAG way's name; CPU lanes' 'one lane, in order' is one device on one thread
+    return say('graph.best.one_thread' if v == DAG_VARIANTS[0] and DAG_VARIANTS[2] in ex.measurements else
+               f'graph.dag_variant.{DAG_VARIANTS.index(v)}')
 
 
 def dag_lines(ex, guess_ms=None) -> str:
@@ -331,10 +344,9 @@ def dag_answer(ex, guess=None) -> None:
     said, (_, base, name), per = [], _dag_base(ex), ex.per_task()
     if per:  # start + tasks x time each + waits: when a lane finished
         lb, (took, waited, n, _, _) = max(zip(ex.lanes, per), key=lambda x: x[1][3] + x[1][0] * x[1][2] + x[1][1])
-        said = [t('graph.answer.dag_run', took=_ms(ex.trace_wall), model=_ms(ex.predicted_ms()[DAG_VARIANTS[1]]), n=n,
-                  total=len(ex.dag),
+        said = [t('graph.answer.dag_run', took=_ms(ex.trace_wall), n=n, total=len(ex.dag),
                   lane=lane_name(f'lane {ex.lanes.index(lb)}', kinds=['gpu' if k == 0 else 'cpu' for k in ex.threads]),
-                  per=_ms(took), alone=_ms(1 / ex.speeds[lb]), busy=_ms(n * took), wait=_ms(waited))]
+                  per=_ms(took), alone=_ms(1 / ex.speeds[lb]), wait=_ms(waited))]
     if ex.speeds:  # the lanes' times per task alone, timed before the run
         path, alone, b = ex.model['critical_path'], 1 / max(ex.speeds.values()), base.median
         gain, one = 1 - path * alone / b, {'base': name, 'one': _ms(b)}
@@ -349,7 +361,7 @@ def show_dag(ex, guess_ms=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     print(dag_lines(ex, guess_ms))  # the guess line, if any; the verdict
-    labels = {k: style.plot_text(f'graph.dag_variant.{DAG_VARIANTS.index(k)}') for k in ex.measurements}
+    labels = {k: _dag_label(ex, k, style.plot_text) for k in ex.measurements}
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     fig, axes = style.figure(nrows=2 if ex.trace else 1, height=8.0 if ex.trace else None, width=12.0)  # room for names
     top = axes[0] if ex.trace else axes

@@ -52,7 +52,7 @@ print(show.machine_line(lanes))
 #
 # 没有两个 GPU 时，`find_lanes` 给出两个可以同时工作的**计算资源**：一个 GPU 和 CPU，或者 CPU 核心的两半（见 12.3.1 节）。
 # 计算资源 `i` 在自己的样本上运行 `lane_step`，即一个两层的多层感知机（784 个输入、256 个隐藏单元、10 个输出、平方损失）。
-# 反向传播逐步写出，并用 `stage` 给每一部分命名（即图中的方框）。损失除以的是整个小批量的大小 `n_total`，
+# 反向传播逐步写出，并用 `stage` 给每一部分命名（即图中的阶段）。损失除以的是整个小批量的大小 `n_total`，
 # 因此两个计算资源的梯度相加正好等于整个小批量的梯度。
 
 # %%
@@ -70,7 +70,6 @@ print(show.machine_line(lanes))
 # * the gradients are summed on the CPU, where `params` live; the step returns the new weights (plain SGD).
 #
 # The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
-# Parts named with `stage` (optional) get their own boxes.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`mlp_step`
@@ -83,7 +82,6 @@ print(show.machine_line(lanes))
 # * 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（普通的随机梯度下降）。
 #
 # 运行四次训练迭代后，检查更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
-# 用 `stage` 给各部分命名是可选的：命名的部分各有自己的方框。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.backends.torch_backend import run_on_lanes  # at hand for the Build-it  #zh: 供动手实现使用
@@ -120,7 +118,7 @@ mlp_step = mine if checked.passed else dg.mlp_step  # yours once its check passe
 print('graphed and timed: your mlp_step (its check passed)' if checked.passed else
       'graphed and timed: the worked mlp_step (yours has not passed its check yet)')
 #zh-str: {'graphed and timed: your mlp_step (its check passed)': '依赖图和计时用的是你的 mlp_step（它通过了检查）', 'graphed and timed: the worked mlp_step (yours has not passed its check yet)': '依赖图和计时用的是参考实现 mlp_step（你的尚未通过检查）'}
-graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=mlp_step))  # one node per box  #zh: 每个方框一个节点
+graph = dg.coarsen_graph(dg.record_step_graph(lanes, (params, X, y), step=mlp_step))  # one node per box  #zh: 每个阶段一个节点
 show.draw_graph(graph)
 
 # %% [markdown]
@@ -128,8 +126,7 @@ show.draw_graph(graph)
 #
 # ## Predict, then measure
 #
-# The book's Fig. 13.3.1 assumes two identical GPUs; no machine here has two. The step is timed three ways, each
-# checked against float64:
+# The step is timed three ways, each checked against float64:
 #
 # * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline;
 # * **one after the other**: lane 1's half after lane 0's;
@@ -142,14 +139,13 @@ show.draw_graph(graph)
 #
 # ## 先预测，再测量
 #
-# 书中的图12.3.1 假设有两个相同的 GPU，本机和记录所用的机器都没有两个 GPU。
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
 # * **一个设备**处理整个小批量，用全部核心，以及只用一个线程；较快的一行是基线，结论和时间线都用它；
 # * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
 #
-# 只有按 12.3 节概览中的规则，“同时运行”比基线更快，拆分才划算。
+# 只有当“同时运行”按概览中的规则比基线更快时，拆分才划算。
 # 在 2 核 CPU 上，每一半只用一个核心。
 
 # %% [markdown]
@@ -164,11 +160,12 @@ show.draw_graph(graph)
 # 2. both start at once, the shorter inside the longer (overlap 100%);
 # 3. the other time (copies, sum, update, unrecorded time) stays the same.
 #
-# Does the prediction land? If it does, did all three assumptions hold?
+# If $t_\textrm{ser} - \min(t_0, t_1)$ is above the baseline printed beside them, expect splitting not to pay here;
+# exercise 3's DAG is where two lanes can. Does the prediction land? Exercise 2 checks each assumption.
 
 # %% [markdown] lang="zh"
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
-# 两种方式运行的方框相同，只是两条链现在可以同时运行。
+# 两种方式运行的阶段相同，只是两条链现在可以同时运行。
 # 较短的一半完全与较长的一半重叠，所以“同时运行”的时间是较长的一半加上其他时间：
 #
 # $$t_\text{同时} \approx \underbrace{t_\text{先后} - t_0 - t_1}_\text{其他时间} + \max(t_0, t_1) = t_\text{先后} - \min(t_0, t_1),$$
@@ -179,7 +176,8 @@ show.draw_graph(graph)
 # 2. 两半同时开始，较短的一半完全与较长的一半重叠（100%）；
 # 3. 其他时间（复制、求和、更新、未归入任何阶段的时间，见时间线的图例）不变。
 #
-# 预测准确吗？如果准确，三个假设是否都成立？
+# 如果 $t_\text{先后} - \min(t_0, t_1)$ 比同一行打印的基线还长，就预期拆分在这里不划算；练习3的依赖图才可能划算。
+# 预测准确吗？练习2逐一检验三个假设。
 
 # %% tags=["nbval-ignore-output"]
 here = dg.record_step(lanes, repeats=41, control=True, step=mlp_step)  # every repeat and interval of each way  #zh: 每种方式的每次重复和区间
@@ -287,13 +285,15 @@ show.draw_dag(dag, lanes)
 # `dg.dag_plan` makes the plan before the run: the ready task with the longest chain behind it goes to the lane
 # where it would finish first (its colour). Each lane runs its tasks in order, waiting for inputs. The
 # prediction replays the plan at each lane's time alone, as if neither lane slowed the other. Guess the planned run's
-# time, then measure it beside one device running all 21 in order.
+# time, then measure it beside one device running all 21 in order (on a CPU, all cores and one thread; the faster is
+# the baseline).
 
 # %% [markdown] lang="zh"
 # `dg.dag_plan` 在运行前做出计划：在可以开始的任务中，剩余路径最长的任务分给能最早完成它的计算资源（图中的颜色）。
 # 每个计算资源按顺序运行自己的任务，并等待它们的输入。
 # 预测按每个计算资源单独运行的执行时间重放这个计划，即假设两个计算资源互不拖慢。
-# 先猜一猜按计划运行要多久，再测量，与一个设备（CPU 用全部核心）按顺序运行全部 21 个任务比较。
+# 先猜一猜按计划运行要多久，再测量，与一个设备按顺序运行全部 21 个任务比较
+# （在 CPU 上用全部核心，以及只用一个线程；较快的一行是基线）。
 
 # %%
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个计算资源按计划运行

@@ -39,7 +39,7 @@ MESSAGES = {
     'graph.predicted_from': '{way} (predicted {wall} − {shorter})',
     'graph.predicted_plus': '{way}\n(predicted: {lane} half {half} + other time {rest})',
     'graph.part.half': '{lane} half',
-    'graph.part.rest': 'other time, derived: together less the halves (copies, sum, update, unrecorded time)',
+    'graph.part.rest': 'other time: together less the halves (copies, sum, update, unrecorded time)',
     'graph.answer.unread': "The graph changed: no edge joins {lane}'s gradients to sum.",
     'graph.answer.reads_both': "The graph did not change: sum reads both lanes' gradients.",
     'graph.answer.caught': 'The float64 check caught the wrong update.',
@@ -52,7 +52,7 @@ MESSAGES = {
     'graph.legend_copy_cpu': 'copy: bytes in the box, arrows dashed; CPU lanes share memory',
     'graph.legend_copy_box': 'copies: samples and weights in, gradients out',
     'graph.legend_server': 'server: sum, update',
-    'graph.legend_handoff': 'timer outside the recorded parts:\nstarting, joining lanes, synchronizing',
+    'graph.legend_handoff': 'timer outside the recorded parts',
     'graph.legend_wait': 'waiting',
     'graph.legend_timers': 'timer stops',
     'graph.legend_waiting': 'waiting for inputs',
@@ -63,7 +63,7 @@ MESSAGES = {
     'graph.legend_path': 'critical path',
     'graph.title_graph': 'One training step on two lanes, recorded',
     'graph.title_changed': "The changed server's step, recorded",
-    'graph.title_repeats': "Every repeat ({n} a way), and each half's busy time",
+    'graph.title_repeats': "Every repeat ({n} a way); each half on its device's clock",
     'graph.title_timeline': 'The median repeat of {split} and {one}\n(not the medians above)',
     'graph.title_dag': 'The DAG as planned on two lanes, by dependency',
     'graph.title_dag_run': 'Every repeat ({n} a way)',
@@ -95,7 +95,7 @@ MESSAGES = {
     'graph.part.overlap': 'shorter half beside the other',
     'graph.legend_replay': 'model: the plan at the times alone',
     'graph.variant.one_thread': 'one device (CPU, one thread), whole minibatch',
-    'graph.inputs_line': 'one after the other {ser}; halves: {halves} (medians of {n} repeats)',
+    'graph.inputs_line': 'one after the other {ser}; halves: {halves}; baseline: {base} {one} (medians of {n} repeats)',
     'graph.legend_missing': 'missing: an edge of the worked step',
     'graph.col.assumption': 'assumption', 'graph.col.part': 'part',
     'graph.col.predicted': 'predicted', 'graph.unit.points': '{value} points',  # a difference of two shares
@@ -104,13 +104,11 @@ MESSAGES = {
     'graph.best.one_thread': 'one device (one thread)',
     'graph.answer.failed': 'Assumption 1 failed: {big}.',
     'graph.answer.held': 'Assumption 1: halves {d0} and {d1} together: no clear difference by the rule.',
-    'graph.answer.landed': ('The prediction ({predicted}) is within 5% of together ({together}); exercise 2 tests '
-                            'each assumption.'),
-    'graph.answer.missed': 'The prediction ({predicted}) missed together ({together}) by {pct}.',
     'graph.answer.path': ('A lower bound: the outlined critical path, a chain of {path} tasks, × {alone} (the '
                           'faster lane alone) = {bound}, {vs}.'),
-    'graph.answer.dag_run': ('The drawn run took {took} (model {model}); {lane} finished last: {n} of the {total} '
-                             'tasks, {per} each ({alone} alone), {busy} busy, {wait} waiting.'),
+    'graph.answer.dag_run': ('The drawn run took {took}; {lane} finished last: {n} of the {total} tasks, {wait} '
+                             'waiting. Its tasks took {per} each, {alone} alone, where the model assumes no change '
+                             '(assumption 1).'),
     'graph.answer.overlap': 'Assumption 2: the halves overlapped {pct} ({assumed} assumed).',
     'graph.answer.rest': 'Assumption 3: the other time {d}: {by}.',
     'graph.answer.vs': '{pays}: together {together} vs {best} {one}: {by}.',
@@ -122,4 +120,7 @@ MESSAGES = {
     'graph.answer.bound_more': 'no less than {base}, {one}: no plan beats it',
     'graph.answer.bound_less': 'at best {pct} less than {base}, {one}',
     'graph.guess_tasks': 'your guess: {guess} task times · the critical path: {path}',
+    'graph.model': 'the model', 'graph.answer.fit': '{fit}.', 'graph.answer.longer': '1 (longer half)',
+    'graph.answer.errors': "The assumptions' errors ({each}) {how}: {total}.",
+    'graph.answer.added': 'added up', 'graph.answer.cancelled': 'partly cancelled',
 }
