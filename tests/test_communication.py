@@ -2,7 +2,9 @@
 figures the lesson prints and draws, as golden outputs from small results and the newest GPU recording."""
 import json
 import os
+import queue
 from types import SimpleNamespace
+from unittest import mock
 
 import pytest
 
@@ -64,7 +66,7 @@ def test_every_cpu_caller_runs_the_one_run_and_copy(monkeypatch):
     assert len(calls) == 1 and all(torch.allclose(b, x @ x) for b in out)
 
 
-def test_run_and_copy_fills_the_buffers_and_the_control_returns_the_products():
+def test_run_and_copy_fills_the_buffers_and_the_control_hands_off_without_copying():
     import torch
 
     from d2l_ext.communication import copying, tracing
@@ -74,11 +76,16 @@ def test_run_and_copy_fills_the_buffers_and_the_control_returns_the_products():
     for fn in (lambda b: copying.run_and_copy(x, w, b, lane), lambda b: copying.in_order(x, w, b)):
         buffers = tracing.host_buffers(lane, 3)
         assert fn(buffers) is buffers and all(torch.allclose(b.double(), ref, rtol=1e-4) for b in buffers)
-    # products alone and the control free each product once made, as run_and_copy once copied: the last is kept
-    for ys in (copying.products(x, w, 3), copying.products_beside_copies(x, w, tracing.host_buffers(lane, 3), lane)):
-        assert len(ys) == 1 and torch.allclose(ys[0].double(), ref, rtol=1e-4)
+    # products alone frees each product once made, as run_and_copy once copied: the last is kept
+    ys = copying.products(x, w, 3)
+    assert len(ys) == 1 and torch.allclose(ys[0].double(), ref, rtol=1e-4)
+    # the control: run_and_copy's thread and hand-offs, every product handed over, none copied
+    seen, real = [], queue.Queue.put
+    with mock.patch.object(queue.Queue, 'put', lambda q, item: seen.append(item) or real(q, item)):
+        buffers = copying.handoffs(x, w, tracing.host_buffers(lane, 3), lane)
+    assert len(seen) == 4 and seen[-1] is None and all(b.isnan().all() for b in buffers)
     ways = copying.ways(lane, copying.run_and_copy)  # the figure's rows, in its order
-    assert list(ways.variants) == ['in_order', 'run', 'copy', 'beside_copies', 'overlapped']
+    assert list(ways.variants) == ['in_order', 'run', 'handoffs', 'overlapped']
 
 
 @pytest.mark.skipif(not hasattr(os, 'sched_setaffinity') or len(os.sched_getaffinity(0)) < 2, reason='needs 2 cores')
@@ -193,45 +200,40 @@ def _comparison(**times):
 
 def test_measured_lines_and_worked_answer_use_measured_rows_only():
     c = _comparison(in_order=[0.0094, 0.0095, 0.0096, 0.0097], run=[0.005, 0.0051, 0.0052, 0.0053],
-                    copy=[0.0035, 0.0036, 0.0036, 0.0037], beside_copies=[0.0070, 0.0071, 0.0072, 0.0073],
-                    overlapped=[0.0060, 0.0061, 0.0062, 0.0063])
+                    handoffs=[0.0060, 0.0061, 0.0062, 0.0063], overlapped=[0.0061, 0.0062, 0.0063, 0.0064])
     with using_language('en'):
-        # the guess's inputs before it: copies alone, then the control against products alone by the rule
-        assert show.rates_text(c) == ('copies alone 3.60 ms; the control 7.15 ms vs products alone 5.15 ms: slower '
-                                      '(39% more time)')
+        # the guess's two rows before it: products alone and in order
+        assert show.rates_text(c) == 'products alone 5.15 ms; in order 9.55 ms'
         # the one verdict line: against the baseline, in order, as measured
-        assert show.measured_text(c) == 'run_and_copy 6.15 ms vs in order 9.55 ms: faster (36% less time)'
-        # measured rows only: by the rule against products alone; then the worked answer: the copy time hidden
-        # against in order (only where the rule finds it faster), then the control beside it
+        assert show.measured_text(c) == 'run_and_copy 6.25 ms vs in order 9.55 ms: faster (35% less time)'
+        # the worked answer, by the rule: where it landed against in order; what the copies add over the control;
+        # what the control (thread and hand-offs, no copies) adds over products alone
         assert show.measured_answer(c) == (
-            'run_and_copy 6.15 ms vs products alone 5.15 ms: slower (19% more time).\nWorked answer: run_and_copy hid '
-            '94% of the copy time against in order. run_and_copy 6.15 ms vs the control 7.15 ms: faster (14% less '
-            'time).')
-        same = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.0094, 0.0096]})
-        assert show.measured_answer(same).split('\n')[1].startswith(
-            'Worked answer: the rule finds no clear difference between run_and_copy and in order. run_and_copy')
+            'Worked answer: run_and_copy between the two rows (faster than in order). run_and_copy 6.25 ms vs the '
+            'control 6.15 ms: no clear difference (medians within 5%): what the copies add. The control 6.15 ms vs '
+            'products alone 5.15 ms: slower (19% more time): what the thread and hand-offs add.')
         slow = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.0120, 0.0122]})
-        # slower than in order by the rule: said to lie outside the two rows, never a share
-        assert 'Worked answer: run_and_copy 12.1 ms vs in order 9.55 ms: slower by the rule, outside the two rows.' in \
-            show.measured_answer(slow)
+        # slower than in order by the rule: said to lie outside the two rows; the copies added time over the control
+        assert show.measured_answer(slow).startswith(
+            'Worked answer: run_and_copy outside the two rows (slower than in order). run_and_copy 12.1 ms vs the '
+            'control 6.15 ms: slower (97% more time): what the copies add.')
         near = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.0093, 0.0099]})
         # a median above in order's that the rule cannot tell apart is 'no clear difference', not 'outside'
-        assert 'the rule finds no clear difference between run_and_copy and in order' in show.measured_answer(near)
+        assert show.measured_answer(near).startswith(
+            'Worked answer: run_and_copy not clearly between the two rows (no clear difference).')
         fig = show.plot_measured(c, guess=5.0)  # ms, as printed
     assert [x.get_text().split('\n')[0] for x in fig.axes[0].get_yticklabels()] == [
-        'baseline: in order', 'products alone', 'copies alone', 'control: products beside nonstop copies',
-        'run_and_copy']
+        'baseline: in order', 'products alone', 'control: thread, hand-offs, no copies', 'run_and_copy']
     # no model drawn: nothing hatched, no bound named
     assert not fig.axes[0].texts and not [p for p in fig.axes[0].patches if p.get_hatch() == '///']
     with using_language('zh'):
-        assert show.measured_text(c) == '边计算边复制6.15毫秒，依次计算和复制9.55毫秒：更快（执行时间少36%）'
-        assert show.measured_answer(c).startswith('边计算边复制6.15毫秒，只做乘法5.15毫秒：更慢（执行时间多19%')
-        assert show.measured_answer(c).split('\n')[1] == (
-            '参考答案：与依次计算和复制相比，边计算边复制隐藏了94%的复制时间。边计算边复制6.15毫秒，对照7.15毫秒：更快'
-            '（执行时间少14%）。')
-        assert show.rates_text(c) == '只做复制3.60毫秒；对照7.15毫秒，只做乘法5.15毫秒：更慢（执行时间多39%）'
-        assert '参考答案：边计算边复制12.1毫秒，依次计算和复制9.55毫秒：按规则更慢，在两者之外。' in \
-            show.measured_answer(slow)
+        assert show.measured_text(c) == '边计算边复制6.25毫秒，每次乘完就复制9.55毫秒：更快（执行时间少35%）'
+        assert show.measured_answer(c) == (
+            '参考答案：边计算边复制落在这两行之间（比每次乘完就复制快）。边计算边复制6.25毫秒，对照6.15毫秒：没有明显'
+            '差别（中位数相差不到5%）：这是复制所增加的时间。对照6.15毫秒，只做乘法5.15毫秒：更慢（执行时间多19%）：'
+            '这是复制线程及其交接所增加的时间。')
+        assert show.rates_text(c) == '只做乘法5.15毫秒；每次乘完就复制9.55毫秒'
+        assert show.measured_answer(slow).startswith('参考答案：边计算边复制落在这两行之外（比每次乘完就复制慢）。')
 
 
 def test_recorded_lines_come_from_the_recording(rec):
@@ -242,7 +244,7 @@ def test_recorded_lines_come_from_the_recording(rec):
         # what the learner predicts from: products alone, copies alone into pinned buffers, then the book's copies
         assert show.recorded_alone(rec) == (
             f"recorded on {rec.machine['gpus'][0]}, medians of {rec.comm[0].repeats} repeats: products alone "
-            f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies alone: "
+            f"{ms(same.run)}, copies alone into pinned buffers {ms(same.copy)}\nthe book's copies: "
             f"copy_to_cpu(y) {ms(rows[show.BOOK_PAGEABLE].copy)}, copy_to_cpu(y, True) {ms(book.copy)}")
         assert 'copy_to_cpu(y) 2110 ms' in show.recorded_alone(rec)  # one unit for every copy time: ms
         # per way its total (guessed in ms, as the figure draws it): guessed, predicted, recorded; then the verdict
@@ -257,8 +259,9 @@ def test_recorded_lines_come_from_the_recording(rec):
         # the worked answer: each way's share hidden, with the times it comes from (one stream: the parts added)
         answer = show.recorded_answer(rec)
         base = book.times['overlapped']  # run then copy, measured; the parts added are a model: no rule for it
-        assert answer.startswith(f'Worked answer: run then copy took {ms(book.overlapped)}, within 5% of the model '
-                                 f'products alone + copies alone ({ms(book.run + book.copy)}).')
+        assert answer.startswith('Worked answer: ' + show.verdict.vs_model(  # verdict's one wording for a model
+            'run then copy', book.overlapped, 'products alone + copies alone', book.run + book.copy, 'ms') + '.')
+        assert answer.startswith(f'Worked answer: run then copy {ms(book.overlapped)}: within 5% of products alone')
         assert f'vs run then copy {ms(book.overlapped)}, faster' in answer
         assert f"it hid {show.verdict.num(show.hidden_share(side, base), '%')} of the copy time." in answer
         assert 'hid' not in answer.split('. ')[0]  # run then copy, no clear difference: the verdict alone
@@ -294,7 +297,7 @@ def test_the_recorded_figure_shares_one_time_axis(rec):
     assert len(panels) == len(rec.comm[0].rows) and len({ax.get_xlim() for ax in panels}) == 1
     # the hatch is a model from run and copy alone, named so
     legends = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in panels]
-    assert all('model: from products and copies alone' in legend for legend in legends)
+    assert all('model: from the parts alone' in legend for legend in legends)
 
 
 def test_the_pitfalls_numbers(rec):
@@ -315,14 +318,15 @@ def test_hazard_and_copied_lines():
         # what the host read before the wait: zeros (the copy had not happened), part of it, or already the result;
         # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref) == (
-            'read before synchronize(): all zeros; after: relative error 0.0e+00')
+            'read before synchronize(): all zeros; after: relative error 0.0e+00 vs float64')
         assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref, gpu=False).startswith(
             'read before join(): relative error 0.71;')
         assert 'It landed first' in show.hazard_text(torch.ones(4), torch.ones(4), ref)
     with using_language('zh'):
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).startswith(
             '在join()之前读取：全是0，复制还没有发生')
-        assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).endswith('join()之后：相对误差0.0e+00')
+        assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).endswith(
+            'join()之后：与float64结果的相对误差0.0e+00')
 
 
 def _ex3(together, alone=(1.0, 0.8), rule='separate'):
@@ -341,20 +345,20 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
             'alone (2 and 2 products of 64 × 64): t1 = 1000 ms (lane 0), t2 = 800 ms (lane 1)')  # the workload once
         # the answer: together against the models max(t1, t2) and t1 + t2, no rule (a model has no repeats)
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            'Worked answer: together took 1410 ms, 41% above the model max(t1, t2) (1000 ms); together took 1410 ms, '
-            '22% below the model t1 + t2 (1800 ms).')
+            'Worked answer: together 1410 ms: 41% above max(t1, t2) 1000 ms; together 1410 ms: 22% below '
+            't1 + t2 1800 ms.')
         assert show.exercise_three_text(_ex3([1.02, 1.03, 1.01])).startswith(
-            'Worked answer: together took 1020 ms, within 5% of the model max(t1, t2) (1000 ms);')
+            'Worked answer: together 1020 ms: within 5% of max(t1, t2) 1000 ms;')
         assert show.exercise_three_text(_ex3([1.78, 1.8, 1.79])).endswith(
-            'within 5% of the model t1 + t2 (1800 ms).')
+            'within 5% of t1 + t2 1800 ms.')
         gpu = _ex3([1.4, 1.41, 1.42])
         gpu.lanes[0]['kind'] = 'gpu'
         assert show.exercise_three_alone_text(gpu).startswith('lane 0: the GPU and its copy engine; lane 1: the CPU\n')
         ax = show.plot_exercise_three(_ex3([1.4, 1.5]), guess=1200).axes[0]
         fast = _ex3([0.04, 0.041, 0.042], alone=(0.03, 0.02))  # ms, the lesson's one unit for time and my_guess's
         assert show.exercise_three_alone_text(fast).endswith('t1 = 30.0 ms (lane 0), t2 = 20.0 ms (lane 1)')
-        assert show.exercise_three_text(fast).startswith('Worked answer: together took 41.0 ms, 37% above the model '
-                                                         'max(t1, t2) (30.0 ms)')
+        assert show.exercise_three_text(fast).startswith('Worked answer: together 41.0 ms: 37% above '
+                                                         'max(t1, t2) 30.0 ms')
     # under together, the two predictions hatched, each named at its end: max(t1, t2) and t1 + t2; drawn in ms
     bars = sorted(p.get_width() for p in ax.patches if p.get_hatch() == '///')
     assert bars == pytest.approx([1000, 1800])
@@ -373,8 +377,8 @@ def test_exercise_three_judges_together_against_max_and_sum_by_the_rule():
                     'baseline: CPU (2 threads), both jobs, in order', 'together']  # device, threads, order
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])) == (
-            '参考答案：同时运行执行时间1410毫秒，比模型“max(t1, t2)”（1000毫秒）高41%；'
-            '同时运行执行时间1410毫秒，比模型“t1 + t2”（1800毫秒）低22%。')
+            '参考答案：同时运行1410毫秒，比模型max(t1, t2) 1000毫秒高41%；'
+            '同时运行1410毫秒，比模型t1 + t2 1800毫秒低22%。')
 
 
 def test_touching_narrow_bars_are_parted_one_by_one(rec):
@@ -413,8 +417,9 @@ def test_profile_table_lists_each_way_and_the_answer_counts_the_copies():
         assert list(frame.index) == ['run_and_copy', 'in order', 'in order'] and list(frame['calls']) == [20] * 3
         assert list(frame['operator']) == ['aten::mm', 'aten::mm', 'aten::copy_']  # under 1%: left out
         assert show.profile_answer(profs, False, 20, 20) == (
-            "Worked answer: run_and_copy's profile lists 0 of 20 copies; in order's, 20 of 20. The H200 timeline "
-            'shows when: copy-stream bars under compute-stream bars. Your guess: 20.')
+            "Worked answer: run_and_copy's profile lists 0 of 20 copies; in order's, 20 of 20. A CPU profile sees only "
+            'its own thread. The H200 timeline shows when each copy ran. Your guess: 20.')
+        assert 'A CPU profile' not in show.profile_answer(profs, True, 20)  # on a GPU it lists both: no cause to name
         # a GPU profile lists the copies of both: no cause to name
         both = {'overlapped': profs['in_order'], 'in_order': profs['in_order']}
         assert show.profile_answer(both, True, 20).startswith(

@@ -4,7 +4,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..i18n import t
-from ..results import Times, within_share
+from ..results import Times
 from . import style, verdict
 from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -15,13 +15,11 @@ KEYS = ('run', 'copy', 'in_order', 'overlapped', 'run_then_copy', 'added', 'toge
 MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: copy_to_cpu(y, non_blocking=True)',
          'pinned, preallocated, same stream', 'pinned, preallocated, copy stream + events')  # CommRow.mode values
 BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
-ORDERS = ('faster', 'same', 'above')  # run_and_copy vs in order by the rule; 'above': slower, outside the two rows
+ORDERS = ('faster', 'same', 'slower')  # run_and_copy vs in order by the rule: between the two rows, or outside
 
 
 _name = lambda key: variant_name('communication', key)  # noqa: E731 (a row's name in a plot)
 _word = lambda key: t(f'communication.variant.{key}')  # noqa: E731 (in the reader's language, for a printed line)
-_control = lambda m: verdict.line(t('communication.control'), m['beside_copies'], _word('run'), m['run'],  # noqa: E731
-                                  'ms')  # the control against products alone, by the rule
 
 
 # -- this machine: the book's cells, the prediction, the measurement --------------------------------
@@ -33,9 +31,10 @@ def copied_text(ys, ys_cpu) -> str:
 
 
 def rates_text(comparison) -> str:
-    """The guess's inputs in one line (ms): copies alone, then the control against products alone by the rule."""
+    """The guess's two rows in one line (ms): products alone and in order, the baseline."""
     m = comparison.measurements
-    return t('communication.rates', copy=verdict.num(m['copy'].median, 'ms'), line=_control(m))
+    run, base = (verdict.num(m[k].median, 'ms') for k in ('run', 'in_order'))
+    return t('communication.rates', run=run, base=base)
 
 
 def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
@@ -73,17 +72,15 @@ def measured_text(comparison) -> str:
 
 
 def measured_answer(comparison) -> str:
-    """run_and_copy against products alone by the rule; then the worked answer, measured rows only: against in order
-    (the copy time it hid where the rule finds it faster; outside the two rows where slower) and the control."""
-    m, way = comparison.measurements, _word('overlapped')
-    o, base = m['overlapped'].median, m['in_order'].median  # 'above' only where the rule finds it slower
-    order = verdict.compare(m['overlapped'], m['in_order']).replace('slower', 'above')
-    share = (base - o) / m['copy'].median if m['copy'].median else 0.0
-    first = t(f'communication.order.{order}', way=way, share=verdict.num(min(1.0, max(0.0, share)), '%'),
-              total=verdict.num(o, 'ms'), base=verdict.num(base, 'ms'))
-    plain = lambda a, name, b: t('communication.plain', line=verdict.line(way, m[a], name, m[b], 'ms'))  # noqa: E731
-    return plain('overlapped', _word('run'), 'run') + '\n' + verdict.answer(
-        t('communication.plain', line=first), plain('overlapped', t('communication.control'), 'beside_copies'))
+    """The worked answer, by the rule on measured rows only: run_and_copy against in order (between the two rows where
+    faster, outside where slower); against the control (what the copies add); the control against products alone
+    (what the copy thread and its hand-offs add)."""
+    m, way, ctl = comparison.measurements, _word('overlapped'), t('communication.control')
+    order = verdict.compare(m['overlapped'], m['in_order'])
+    copies = t('communication.copies', line=verdict.line(way, m['overlapped'], ctl, m['handoffs'], 'ms'))
+    thread = t('communication.handoffs', line=verdict.line(ctl, m['handoffs'], _word('run'), m['run'], 'ms'))
+    return verdict.answer(t('communication.plain', line=t(f'communication.order.{order}', way=way)), copies,
+                          thread[:1].upper() + thread[1:])
 
 
 def _hid(row, base) -> str:  # ': it hid X of the copy time' where faster than `base` by the rule, else nothing
@@ -126,16 +123,10 @@ def recorded_answer(rec) -> str:
     book, side, _ = _ways(rec)
     if book is None or side is None:
         return t('communication.recorded.none')
-    book_vs_parts = vs_model(_word('run_then_copy'), book.overlapped, _word('added'), book.run + book.copy)
+    book_vs_parts = verdict.vs_model(_word('run_then_copy'), book.overlapped, _word('added'), book.run + book.copy,
+                                     'ms')
     return verdict.answer(t('communication.plain', line=book_vs_parts), hidden_sentence(
         _word('overlapped'), side, _word('run_then_copy'), book.times['overlapped']))
-
-
-def vs_model(way: str, total: float, model: str, value: float) -> str:
-    """'<way> took X, within 5% of (or N% above / below) the model <model> (Y)': a model has no repeats, no rule."""
-    off = 'near' if within_share(total, value) else 'above' if total > value else 'below'
-    return t(f'communication.model.{off}', way=way, total=verdict.num(total, 'ms'), model=model,
-             value=verdict.num(value, 'ms'), pct=f'{abs(total - value) / value * 100:.0f}%')
 
 
 def _guesses(guess) -> tuple:  # the learner's totals in ms, as s: (one stream, copy stream + events)
@@ -165,7 +156,7 @@ def plot_recorded(rec, guess=None):
     times = {names[r.mode]: r.times['overlapped'].repeated() for r in (book, side)}
     mine = {names[r.mode]: g for g, r in zip(_guesses(guess), (book, side)) if g is not None}
     plot_repeats(times, ax=axes[0], predicted={names[r.mode]: r.expected for r in (book, side)}, guess=mine, unit='ms',
-                 halves=True)
+                 halves=False)  # a recording's repeats lie within a ms: a grey box would be too thin to see
     plot_comm_timelines([tl for tl in rec.comm_timelines if tl.plan in names], axes=axes[1:])  # the x axis shared
     fig.suptitle(recorded_title(rec))
     return fig
@@ -229,9 +220,9 @@ def exercise_three_text(r) -> str:
     then by the rule against the measured baseline (without one, against the model t1 + t2)."""
     (low, high), c, name = _bounds(r), r.times['together'], _word('together')
     vs_sum = verdict.line(name, c, t('parallel.name.baseline'), r.times['baseline'], 'ms') if 'baseline' in r.times \
-        else vs_model(name, c.median, 't1 + t2', high.median)
-    return verdict.answer(t('communication.ex3.answer', vs_max=vs_model(name, c.median, 'max(t1, t2)', low.median),
-                            vs_sum=vs_sum))
+        else verdict.vs_model(name, c.median, t('communication.model.sum'), high.median, 'ms')
+    return verdict.answer(t('communication.ex3.answer', vs_sum=vs_sum, vs_max=verdict.vs_model(
+        name, c.median, t('communication.model.max'), low.median, 'ms')))
 
 
 def plot_exercise_three(r, guess=None):
@@ -280,5 +271,6 @@ def profile_answer(profs: dict, gpu: bool, made: int, guess=None) -> str:
     missing and the control's all there, the cause."""
     (a, pa), (b, pb) = profs.items()
     na, nb = (max([n for _, n, c in _self_times(p, gpu)[0].values() if c], default=0) for p in (pa, pb))
-    return verdict.answer(t('communication.profile.answer', n=na, m=nb, k=made, way=_word(a), base=_word(b)),
+    counts = t('communication.profile.answer', n=na, m=nb, k=made, way=_word(a), base=_word(b))
+    return verdict.answer(counts, '' if gpu else t('communication.profile.cpu'), t('communication.profile.when'),
                           '' if guess is None else t('communication.profile.guess', guess=guess))

@@ -18,9 +18,7 @@
 # *Dive into Deep Learning*, §13.3 "Automatic Parallelism" (§12.3 in the Chinese edition).
 #
 # The book computes 50 products on a GPU, copies them to host memory, and says the system can copy `y[i-1]`
-# while it computes `y[i]`. That takes three ingredients, shown below: pinned host buffers, a second stream for the
-# copies, and events. **Pinned** (page-locked) memory is never moved by the system, so the GPU's copy engine writes
-# it directly; ordinary host memory is **pageable**.
+# while it computes `y[i]`. That takes three ingredients, shown below.
 
 # %% [markdown] lang="zh"
 # # 12.3.2. 并行计算与通信
@@ -28,8 +26,7 @@
 # 《动手学深度学习》12.3节“自动并行”中的12.3.2节（英文版编号为 13.3.2）。
 #
 # 书中在 GPU 上做 50 次矩阵乘法，并把结果复制到主机内存。书中指出，系统可以在计算 `y[i]` 的同时复制 `y[i-1]`。
-# 这需要下文的三个要素：锁页主机缓冲区、专供复制的另一个流，以及事件。系统不会移动**锁页**（pinned）内存，所以 GPU 的复制引擎
-# 可以直接写入；普通的主机内存是**可分页**的。
+# 这需要下文的三个要素。
 
 # %%
 # %matplotlib inline
@@ -95,12 +92,14 @@ else:  # a CPU tensor's y.to('cpu'): no copy to time  #zh: CPU 张量的 y.to('c
 # %% [markdown]
 # ## Recorded on an H200
 #
-# First each part of the book's code alone:
+# First each part of the book's code alone. **Pinned** (page-locked) host memory is never moved by the system, so the
+# GPU's copy engine writes it directly; ordinary host memory is **pageable**.
 
 # %% [markdown] lang="zh"
 # ## 在 H200 上记录的结果
 #
-# 先看书中代码每一部分单独运行的执行时间：
+# 先看书中代码每一部分单独运行的执行时间。操作系统不会把**锁页**（pinned）内存换出，所以 GPU 的复制引擎可以直接写入；
+# 普通的主机内存是**可分页**的。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.recorded import newest
@@ -172,11 +171,12 @@ print(show.recorded_answer(rec))  # worked answer: run then copy vs the model; r
 # ## Build it: `run_and_copy`
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
-# while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` or `'cpu'`,
-# `lane.threads` a CPU lane's share of the cores. On a CPU the check passes it a 700 × 4 `x`, a 4 × 700 `w` and 20
-# buffers. Write both branches. The CPU branch stands in for the copy stream and the events:
+# while the next one computes; return the buffers, safe to read at once. The caller has pinned the buffers (on a GPU).
+# `lane.kind` is `'gpu'` or `'cpu'`. On a CPU the check passes it a 700 × 4 `x`, a 4 × 700 `w` and 20 buffers. Write
+# both branches. The CPU branch stands in for the copy stream and the events:
 #
-# * a copy thread is the copy stream;
+# * a copy thread is the copy stream: it calls `torch.set_num_threads(1)`, the computing thread
+#   `torch.set_num_threads(lane.threads)` (a CPU lane's share of the cores);
 # * handing each product through a `queue.Queue` is its event and keeps it alive, as `record_stream` does;
 # * `join()` is `synchronize()`.
 #
@@ -186,10 +186,12 @@ print(show.recorded_answer(rec))  # worked answer: run then copy vs the model; r
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
-# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'` 或 `'cpu'`，`lane.threads` 是 CPU 计算资源
-# 分到的核心数。在 CPU 上，检查传入 700×4 的 `x`、4×700 的 `w` 和 20 个缓冲区。两个分支都要写。CPU 分支这样代替 GPU 上的复制流和事件：
+# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。调用者已为缓冲区分配锁页内存（在 GPU 上）。`lane.kind` 是 `'gpu'`
+# 或 `'cpu'`。在 CPU 上，检查时传入 700×4 的 `x`、4×700 的 `w` 和 20 个缓冲区。两个分支都要写。
+# CPU 分支这样代替 GPU 上的复制流和事件：
 #
-# * 复制线程就是复制流；
+# * 复制线程就是复制流：它调用 `torch.set_num_threads(1)`，计算线程调用 `torch.set_num_threads(lane.threads)`
+#   （CPU 计算资源分到的核心数）；
 # * 把乘积放入 `queue.Queue`，相当于记录事件，并且像 `record_stream` 那样保证复制完成前乘积不被释放；
 # * `join()` 就是 `synchronize()`。
 #
@@ -219,37 +221,32 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure
 #
-# Without a GPU there is no copy engine: a copy thread on a core of its own stands in. Here the control measures
-# whether a copy thread slows the products; the overlap with a copy engine is the H200 figure above. The products are
-# thin (700 × 4 by 4 × 700) so that a copy takes about as long as a
-# product.
-#
-# The baseline, *in order*, copies each product as soon as it is made, in one thread.
+# Without a GPU there is no copy engine: a copy thread on a core of its own stands in. It costs a thread start and a
+# hand-off per product (the control runs both, without copying), and its copies use the memory bandwidth that the
+# products use. So on two cores, expect little or no gain over the baseline, *in order*: each product copied as soon as
+# it is made, in one thread. The check above showed that your code overlaps; the H200 figure is the picture of the gain.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。在这台机器上可以用对照检查复制线程是否让乘法变慢；
-# 有复制引擎时的重叠见上面 H200 的图。这里的乘法是细长矩阵（700×4 乘以 4×700），使一次复制与
-# 一次乘法用时相当。
-#
-# 基线是“依次计算和复制”：在一个线程中，每个乘积算完就复制。
+# 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。它要启动一个线程，每个乘积还要交接一次（对照只做这两件事，
+# 不复制）；它的复制也要占用乘法所用的内存带宽。基线是“每次乘完就复制”：在一个线程中，每个乘积算完就复制。
+# 所以在 2 个核心上，预计边计算边复制比基线快不了多少，甚至不会更快。上面的检查已经表明你的代码确实重叠；
+# 重叠带来的好处见上面 H200 的图。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
 ways = copying.ways(lane, run_and_copy)  # set-up: the figure's rows on the task's x, w and buffers  #zh: 准备：在任务的 x、w 和缓冲区上构建下图各行
 x, w, buffers, K2 = ways.x, ways.w, ways.buffers, len(ways.buffers)
 measured = d2l_ext.compare(ways.variants, lanes=[lane], repeats=25, check=ways.check)  # interleaved; a copy thread on a core of its own  #zh: 交替计时；复制线程独占一个核心
-alone = measured.medians()  # the prediction's inputs: products alone, copies alone, the control  #zh: 预测的输入：只做乘法、只做复制、对照
-print(show.rates_text(measured))  # copies alone; the control vs products alone by the rule  #zh: 只做复制；按规则比较对照与只做乘法
+alone = measured.medians()  # by row; the simulation below starts from them  #zh: 各行的中位数；下面的模拟由它们开始
+print(show.rates_text(measured))  # the guess's two rows: products alone and in order  #zh: 猜测所依据的两行：只做乘法和每次乘完就复制
 
 # %% [markdown]
-# Where will run_and_copy land against two of the figure's rows below, products alone (no copies) and in order:
-# between them, or outside? Write your guess (ms) into `my_guess`.
+# Where will run_and_copy land against these two rows: between them, or outside? Write your guess (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 看下图中的两行：只做乘法（没有复制）和依次计算和复制。边计算边复制会落在两者之间，还是两者之外？
-# 把你的猜测（毫秒）写进 `my_guess`。
+# 边计算边复制会落在上面这两行之间，还是两者之外？把你的猜测（毫秒）写进 `my_guess`。
 
 # %%
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制执行时间的猜测
@@ -257,16 +254,17 @@ my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本
 # %% tags=["nbval-ignore-output"]
 title = show.measured_title(x, w, K2, yours=checked.passed)  # and whose run_and_copy ran  #zh: 以及用的是谁的 run_and_copy
 display(show.plot_measured(measured, guess=my_guess, title=title))  # measured rows only; your guess a diamond  #zh: 只画测量行；你的猜测画成菱形
-print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（依次计算和复制）
+print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（每次乘完就复制）
 
 # %% [markdown]
-# **What did this machine show?** Did run_and_copy land between products alone and in order, or outside?
+# **What did this machine show?** Did run_and_copy land between products alone and in order, or outside? What does
+# the control add?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 边计算边复制落在只做乘法与依次计算和复制之间，还是两者之外？
+# **本机的结果如何？** 边计算边复制落在只做乘法与每次乘完就复制之间，还是两者之外？对照又说明了什么？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured))  # vs products alone; the worked answer: vs in order and the control  #zh: 与只做乘法比较；参考答案：与依次计算和复制、对照比较
+print(show.measured_answer(measured))  # worked answer: vs in order, vs the control, the control vs products alone  #zh: 参考答案：与每次乘完就复制、与对照比较，对照与只做乘法比较
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -308,10 +306,11 @@ print(show.hazard_text(seen, out, ref_cpu, GPU))
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.panels import CommPanel, PipelinePanel
 
-model = PipelinePanel(compute_ms=max(0.1, 1e3 * alone['run'] / K2), copy_ms=max(0.1, 1e3 * alone['copy'] / K2)).show()
+copy_ms = 1e3 * (alone['in_order'] - alone['run']) / K2  # a copy: what in order adds to products alone, per product  #zh: 一次复制：每次乘完就复制比只做乘法多出的时间，按乘积平均
+model = PipelinePanel(compute_ms=max(0.1, 1e3 * alone['run'] / K2), copy_ms=max(0.1, copy_ms)).show()
 
 # %% tags=["nbval-ignore-output"]
-panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: 书中的设定
+panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's cells' setting above  #zh: 上面书中代码的设定
 
 # %% [markdown]
 # ## Exercises
@@ -319,19 +318,18 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's setting  #zh: �
 # The book's exercises 3 and 4 (13.3.1 has 1 and 2, 13.3.3 has 5).
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
-# computes. Without a GPU both lanes share this CPU's cores; the products are square (setup printed below). The
-# baseline: lane 0's whole device (a CPU: all its cores) does both jobs, each copy right after its product. Predict
-# "together" (ms) into `my_guess`.
+# computes. The baseline is one device (a CPU: all its cores) doing both jobs in order. Without a GPU the lanes and
+# lane 0's copy thread share this CPU's cores: where threads outnumber cores (setup printed below), max(t1, t2) cannot
+# hold. Predict "together" (ms) into `my_guess`.
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # 这里是书中的练习3和练习4（练习1和练习2见12.3.1节，练习5见扩展一节“依赖图”）。
 #
-# **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，同时计算资源 1
-# 独立地计算。没有 GPU 时，两者共用这个 CPU 的核心（见下面打印的设定）。这里的乘法是方阵乘法：与上面的细长矩阵
-# 不同，每次复制相对于它的乘法都很小。基线：计算资源 0 所在的整个设备（CPU 上用全部核心）完成两项任务，每个乘积算完就复制。
-# 预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
+# **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，计算资源 1 只做计算。
+# 基线是一个设备（CPU 上用全部核心）依次完成两项任务。没有 GPU 时，两者和计算资源 0 的复制线程共用这个 CPU 的核心。
+# 线程多于核心时（设定见下面的输出），max(t1, t2) 不可能成立。预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone, together and the baseline, interleaved, checked  #zh: 单独运行、同时运行和基线，交替计时，检查结果
@@ -348,14 +346,13 @@ print(show.exercise_three_text(ex3))  # worked answer: together vs the model max
 
 # %% [markdown]
 # **4. Use a profiler to check the overlap.** `torch.profiler` plays the book's Nsight, on run_and_copy and on in
-# order (20 copies each). A CPU profile records only the thread that starts it, not the copy thread. How many of
-# run_and_copy's copies will it list here? Write it into `my_guess_copies`. Then: what does the H200 timeline above
-# show that this profile cannot?
+# order (20 copies each). How many of run_and_copy's copies will it list here? Write it into `my_guess_copies`. Then:
+# what does the H200 timeline above show that this profile cannot?
 
 # %% [markdown] lang="zh"
 # **4. 用性能分析器检查重叠**。书中建议使用诸如 NVIDIA 的 Nsight 之类的调试器；这里由 `torch.profiler` 分析边计算边复制
-# 和依次计算和复制，两者都复制 20 次。CPU 上的分析器只记录启动它的线程，不记录复制线程。在这里，分析边计算边复制时，
-# 它会列出几次复制？把它写进 `my_guess_copies`。再想一想：上面 H200 的时间线显示了什么，是这里的分析结果显示不了的？
+# 和每次乘完就复制，两者都复制 20 次。在这里，分析边计算边复制时，它会列出几次复制？把它写进 `my_guess_copies`。
+# 再想一想：上面 H200 的时间线显示了什么，是这里的分析结果显示不了的？
 
 # %%
 my_guess_copies = None  # of run_and_copy's 20 copies, how many the profile lists  #zh: 边计算边复制的 20 次复制中，分析器列出几次
@@ -369,7 +366,7 @@ from torch.profiler import ProfilerActivity, profile
 activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if GPU else [])
 profiled = {'overlapped': lambda: run_and_copy(x, w, buffers, lane), 'in_order': lambda: copying.in_order(x, w, buffers)}
 profs = {}
-for way, work in profiled.items():  # run_and_copy, then in order  #zh: 先是边计算边复制，然后是依次计算和复制
+for way, work in profiled.items():  # run_and_copy, then in order  #zh: 先是边计算边复制，然后是每次乘完就复制
     with comm.no_profiler_chatter(), profile(activities=activities) as profs[way]:
         work()
         d2l_ext.wait_for_lanes([lane])
@@ -389,12 +386,13 @@ print(show.profile_answer(profs, GPU, K2, my_guess_copies))  # worked answer: th
 #   products alone + copies alone.
 # * Pinned buffers, a copy stream and an event per product let compute and copies overlap: run_and_copy hid almost
 #   all of the copy time in the recording.
-# * Time the products beside the copies too (the control row), not only alone: it measures whether a copy thread
-#   slows them.
+# * A stand-in has costs of its own: time it without the work it stands in for (the control row: the copy thread and
+#   its hand-offs, no copies).
 #
 # ## Pitfalls
 #
 # * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
+# * **Reading a buffer before `join()`:** the CPU stand-in has the same hazard (the demo above).
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -402,8 +400,9 @@ print(show.profile_answer(profs, GPU, K2, my_guess_copies))  # worked answer: th
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的执行时间等于只做乘法与只做
 #   复制之和。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制时间。
-# * 除了单独计时，还要在复制的同时对乘法计时（对照行）：它测量复制线程是否让乘法变慢。
+# * 替代品本身也有开销：去掉它所代替的工作再计时一次（对照行：只有复制线程及其交接，不复制）。
 #
 # ## 易错点
 #
 # * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
+# * **`join()` 之前读取缓冲区**：CPU 上的替代做法有同样的问题（见上面的演示）。
