@@ -61,8 +61,8 @@ def test_recorded_titles_come_from_the_recording():
     rows = ' '.join(x.get_text() for x in fig.axes[0].get_yticklabels())
     for k in p.iters:
         assert f'{k} products' in rows
-    assert '\n' not in fig.axes[2].get_title(loc='left')  # one line: which run; a merged lane says so in its row
-    lanes = ' '.join(x.get_text() for x in fig.axes[2].get_yticklabels())
+    assert '\n' not in fig.axes[1].get_title(loc='left')  # one line: which run; a merged lane says so in its row
+    lanes = ' '.join(x.get_text() for x in fig.axes[1].get_yticklabels())
     assert rec.machine['date'][:10] in top and rec.machine['gpus'][0] in top
     assert ('(too short to draw each)' in lanes) == any(k > 200 for k in tl.iters)
 

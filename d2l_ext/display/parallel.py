@@ -99,17 +99,16 @@ def alone_line(rows) -> str:
 def plot_lanes_run(rows, guess: float | None = None, baseline: float | None = None):
     """13.3.1's rows (lane_rows): the guess line, together vs the baseline by the rule; every repeat; guesses."""
     names, cmp, predicted = rows.names, rows.cmp, max(rows.alone)
-    print(verdict.lines(verdict.guess(guess, predicted, cmp[names[3]].median), unmeasurable(
-        t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[3]], names[4],
-                                                           cmp[names[4]])))
+    print(verdict.lines(verdict.guess(guess, predicted, cmp[names[2]].median), unmeasurable(
+        t('parallel.claim'), _busy(rows)) or verdict.line(t('parallel.name.together'), cmp[names[2]], names[3],
+                                                           cmp[names[3]])))
     both = {v: x for v, x in zip(('baseline', 'control'), (rows.whole, rows.control)) if x}
     jobs = [style.plot_text('parallel.variant.both_jobs', lane=style.plot_lane(x)) for x in both.values()]
-    labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'one_after_other'),
-              variant_name('parallel', 'together'),
+    labels = [*(style.plot_lane(lane) for lane in rows.lanes), variant_name('parallel', 'together'),
               *(style.plot_text(f'parallel.variant.{variant}', name=job) for variant, job in zip(both, jobs))]
-    return legend_below(plot_repeats(cmp, predicted={names[3]: predicted}, halves=True, labels=dict(zip(names, labels)),
-                               guess={names[3]: guess, names[4]: baseline}, predicted_label=variant_name('parallel', (
-        'expected.separate')), title=style.plot_text('parallel.repeats_title', repeats=len(cmp[names[3]].times))))
+    return legend_below(plot_repeats(cmp, predicted={names[2]: predicted}, halves=True, labels=dict(zip(names, labels)),
+                               guess={names[2]: guess, names[3]: baseline}, predicted_label=variant_name('parallel', (
+        'expected.separate')), title=style.plot_text('parallel.repeats_title', repeats=len(cmp[names[2]].times))))
 
 
 def legend_below(fig, more: dict | None = None, y: float = -0.22):  # beside the axis it squeezes the plot (and a far
@@ -118,9 +117,11 @@ def legend_below(fig, more: dict | None = None, y: float = -0.22):  # beside the
     return lg.axes.legend(kept.values(), kept, ncol=2, loc='upper center', bbox_to_anchor=(0.5, y)).figure
 
 
-def _bound(c, b, unit) -> str:  # r = the baseline b's speed over one core's (c); one-core lanes save <= 1 - r/2
-    return t('parallel.answer.control', c=verdict.num(c.median, unit), b=verdict.num(b.median, unit),
-             r=f'{(r := c.median / b.median):.2f}', most=f'{100 - 50 * r:.0f}%'.replace('-', '−'))
+def _bound(c, b, unit, saved: str = '') -> str:  # r = the baseline b's speed over one core's (c): one-core lanes
+    r = c.median / b.median  # save at most 1 - r/2; `saved`: the share two lanes saved, measured, beside it
+    return t('parallel.answer.line', line=t('parallel.answer.control', c=verdict.num(c.median, unit), b=verdict.num(
+        b.median, unit), r=f'{r:.2f}', most=f'{100 - 50 * r:.0f}%'.replace('-', '−')) + (saved and t(
+            'parallel.answer.measured', pct=saved)))
 
 
 def lanes_answer(rows, guess: float | None = None) -> str:
@@ -128,13 +129,11 @@ def lanes_answer(rows, guess: float | None = None) -> str:
     if gone := unmeasurable(t('parallel.claim'), _busy(rows)):
         return verdict.answer(gone)
     m = [rows.cmp[name] for name in rows.names]
-    unit, k = verdict.unit_for(*(x.median for x in m)), max(range(len(rows.lanes)), key=lambda i: m[i].median)
-    gap = 100 * (m[3].median - m[k].median) / m[k].median  # vs the model: no boxes, so no rule ('14% above')
-    pct = t('verdict.unit.%', value=verdict.sig(abs(gap), 2) if abs(gap) < 10 else f'{abs(gap):.0f}')
-    said = [t(f"parallel.answer.{'lanes' if gap >= 0 else 'lanes_below'}", both=verdict.num(m[3].median, unit), slow=(
-        verdict.num(m[k].median, unit)), pct=pct), guess is not None and t('parallel.answer.line', line=verdict.guess(
-                  float(guess), m[k].median, m[3].median)), t('parallel.answer.vs_baseline', by=verdict.by(m[3], m[4]))]
-    return verdict.answer(*filter(None, said), rows.control and _bound(m[5], m[4], unit) or '')
+    unit, slow = verdict.unit_for(*(x.median for x in m)), max(rows.alone)
+    said = [t('parallel.answer.line', line=verdict.vs_model(t('parallel.name.together'), m[2].median, t(
+        'parallel.name.model'), slow, unit)), guess is not None and t('parallel.answer.line', line=verdict.guess(
+            float(guess), slow, m[2].median)), t('parallel.answer.vs_baseline', by=verdict.by(m[2], m[3]))]
+    return verdict.answer(*filter(None, said), rows.control and _bound(m[4], m[3], unit) or '')
 
 
 def plot_variants(result, ax=None, title=None, halves: bool = True):
@@ -156,7 +155,8 @@ def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; on a CPU: 
 
 
 def independence_answer(runs) -> str:
-    """Exercise 1's answer: PyTorch's no (eager); MXNet vs PyTorch, then vs its own one at a time, by the rule."""
+    """Exercise 1's answer: PyTorch's no (eager); MXNet's control, then MXNet vs its own one at a time, by the rule
+    (each framework against itself only: their threads differ)."""
     faster = [verdict.compare(*_ways(x)) == 'faster' for x in runs]
     unit = 's' if max(max(m.repeated()) for x in runs for m in _ways(x)) >= 1 else 'ms'  # the figure's unit
     said = [dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
@@ -165,9 +165,7 @@ def independence_answer(runs) -> str:
     lines = [t('parallel.answer.torch')] + (
         [t('parallel.answer.naive', **said[2]), t(f'parallel.answer.{answer}', **said[1])] if answer else [])
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # a verdict a line, MXNet's (the question's) last
-    vs = answer and t('parallel.answer.vs_torch', a=said[1]['a'], b=said[0]['b'], by=verdict.by(
-        _ways(runs[1])[0], _ways(runs[0])[1]))
-    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(vs or '', lines[-1]))
+    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1]))
 
 
 def plot_independence(runs, guess: float | None = None):
@@ -177,12 +175,14 @@ def plot_independence(runs, guess: float | None = None):
     if line := verdict.guess(guess, r.at_once, _ways(r)[1].median / _ways(r)[0].median, 'x'):
         print(line)
     for run in runs:
-        one, both = (style.plot_text('parallel.independence_row', framework=_engine(run, style.plot_text),
-                                     way=variant_name(run.area, k)) for k in ('one_at_a_time', 'issued_together'))
+        name = framework(run.framework).display + ' NaiveEngine' * (run.engine == 'NaiveEngine')  # one line a row
+        one, both = (style.plot_text('parallel.independence_row', framework=name, way=variant_name(run.area, k))
+                     for k in ('one_at_a_time', 'issued_together'))
         times.update({one: _ways(run)[1].repeated(), both: _ways(run)[0].repeated()})
         guessed[both] = _ways(run)[1].median / guess if guess and run is r else None  # the model: MXNet's engine only
         predicted.update({both: _ways(run)[1].median / run.at_once} if run.framework == 'mxnet' else {})
-    title = style.plot_text('parallel.independence_title', iters=runs[0].iters, size=runs[0].size)
+    title = style.plot_text('parallel.independence_title', iters=runs[0].iters, size=runs[0].size) + '\n' + \
+        style.plot_text('parallel.sep').join(_engine(run, style.plot_text) for run in runs)  # threads: said once
     return legend_below(plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=title,
                                      predicted_label=style.plot_text('parallel.model.at_once')), y=-0.1)
 
@@ -192,17 +192,21 @@ def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (f
 
 
 def small_ops_answer(r) -> str:
-    """Exercise 2's answer: two lanes (GPU: streams) vs the baseline; on a CPU vs one core, the bound; bmm."""
+    """Exercise 2's answer: two lanes (GPU: streams) vs the baseline; on a CPU vs one core and, where the rule parts
+    them, the main section's bound 1 - r/2 beside the share two lanes saved; bmm."""
     (a, b, _), ts = _pair(r), r.times
     named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
     said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=verdict.by(ts[a], ts[b])),
             t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
-    if 'one_core' in ts:  # first the control: two cores vs one; only where the rule parts them the bound, 1 - r/2
-        same = verdict.compare(ts[b], ts['one_core']) == 'same'  # r no different from 1: no bound from it
-        said[:0] = [t('parallel.small.control', b=ms[b], c=ms['one_core'], by=verdict.by(ts[b], ts['one_core'])),
-                    not same and r.threads == 1 and _bound(ts['one_core'], ts[b], 'ms') or '']
+    if 'one_core' in ts:  # the control: two cores vs one; only where the rule parts them the bound, 1 - r/2
+        parted, v = verdict.compare(ts[b], ts['one_core']) != 'same', 100 * (1 - ts[a].median / ts[b].median)
+        saved = ('−' if v < 0 else '') + t('verdict.unit.%', value=verdict.sig(abs(v), 2) if abs(v) < 10 else
+                                           f'{abs(v):.0f}')
+        said[1:1] = [t('parallel.small.control', b=ms[b], c=ms['one_core'], by=verdict.by(ts[b], ts['one_core'])),
+                     _bound(ts['one_core'], ts[b], 'ms', saved) if parted and r.threads == 1 else
+                     '' if parted else t('parallel.small.no_bound')]
     return verdict.answer(*([gone] if gone else filter(None, said)))
 
 

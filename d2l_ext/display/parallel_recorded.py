@@ -8,7 +8,7 @@ from ..lanes import Lane
 from ..results import MIN_SHARE
 from . import style, verdict
 from .lane_timeline import plot_timeline
-from .parallel import legend_below, plot_bars, plot_parallel, plot_variants, serial, variant_name
+from .parallel import legend_below, plot_parallel, plot_variants
 
 
 def _when(rec) -> dict:
@@ -35,32 +35,28 @@ def recorded_why(rec, lanes) -> str:  # why 13.3.0's picture is the recording, f
 
 
 def recorded_figure(rec, guess=None, max_bars: int = 200):
-    """13.3.0's evidence: the guess's line; every repeat, the rule's 5%, the guess on together's row; sums; a run."""
+    """13.3.0's evidence: the guess's line; every repeat, the rule's 5%, the guess on together's row; one run."""
     if rec is None:
         return None
     if said := recorded_lines(rec, guess):
         print(said)
-    p, (fig, axes), share = rec.parallel[0], style.figure(nrows=3, height=10.0), _share(guess)
-    axes[0].get_gridspec().set_height_ratios([5, 2.2, 3.5])  # the guessed share: the baseline's median less it
+    p, (fig, axes), share = rec.parallel[0], style.figure(nrows=2, height=8.0), _share(guess)
+    axes[0].get_gridspec().set_height_ratios([5, 3.5])  # the guessed share: the baseline's median less it
     plot_parallel(p, ax=axes[0], guess={'together': None if share is None else p.baseline.median * (1 - share)},
                   predicted=_predicted(p), products=True, sum_row=False, title=style.plot_text(
                       'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([1.55, 3.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
-    legend_below(fig, {style.plot_text('parallel.within_5'): Patch(**band)}, -0.15)  # the sum: its own panel below
+    legend_below(fig, {style.plot_text('parallel.within_5'): Patch(**band)}, -0.15)
     for y, key in ((2.52, 'parallel.model_together'), (3.52, 'parallel.model_baseline')):  # below each hatched bar
         axes[0].text(0.005, y, style.plot_text(key, cpu=p.iters[1], total=sum(p.iters)), va='center', fontsize='small',
                      color=style.color('predicted'), transform=axes[0].get_yaxis_transform())
     axes[0].set_ylim(3.75, -0.5)  # room for the last model's label; a gap: the legend belongs to the panel above
     fig.get_layout_engine().set(hspace=0.06)
-    names = [f'{n}\n{style.plot_text(k)}' for n, k in zip((variant_name('parallel', 'serial_sum'), variant_name(
-        'parallel', 'together'), t('parallel.name.baseline')), ('parallel.not_baseline', *['style.median'] * 2))]
-    plot_bars(dict(zip(names, (serial(p).median, p.together.median, p.baseline.median))), ax=axes[1])
-    axes[1].patches[0].set(facecolor='0.75', alpha=1)  # the wrong comparison, greyed: not a baseline
-    plot_timeline(rec.timelines[0], ax=axes[2], max_bars=max_bars)
+    plot_timeline(rec.timelines[0], ax=axes[1], max_bars=max_bars)
     scale = style.time_unit(max(e['end'] for e in rec.timelines[0].events))[1]  # the timeline's unit: the axis above's
-    axes[2].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())
-    axes[2].xaxis.set_major_formatter(lambda v, pos: axes[0].xaxis.get_major_formatter()(v / scale, pos))
+    axes[1].set(xlim=[v * scale for v in axes[0].get_xlim()], xlabel=axes[0].get_xlabel())
+    axes[1].xaxis.set_major_formatter(lambda v, pos: axes[0].xaxis.get_major_formatter()(v / scale, pos))
     return fig
 
 
@@ -101,10 +97,11 @@ def recorded_sync_line(rec) -> str:
 
 
 def recorded_answer(rec) -> str:
-    """13.3.0's worked answer: together vs the baseline by the rule, then the share of its time the CPU can save."""
+    """13.3.0's worked answer: the share of the baseline's time the CPU can save at most, then the share together
+    saved, with the rule's word."""
     if rec is None:
         return t('panels.no_gpu_recordings')
     p = rec.parallel[0]
     said = dict(zip(('share', 'measured'), _saved(p)), cpu=p.iters[1], total=sum(p.iters))  # the CPU's products
-    line = verdict.line(t('parallel.name.together'), p.together, t('parallel.name.baseline'), p.baseline)
-    return verdict.answer(t('parallel.answer.line', line=line), t('parallel.answer.rec_base', **said))
+    return verdict.answer(t('parallel.answer.rec_base', **said), t('parallel.answer.rec_saved', word=verdict.by(
+        p.together, p.baseline), a=verdict.num(p.together.median), b=verdict.num(p.baseline.median), **said))

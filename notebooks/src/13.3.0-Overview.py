@@ -15,8 +15,8 @@
 # %% [markdown]
 # # 13.3 Automatic Parallelism: overview
 #
-# *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). A GPU's queue and MXNet's engine see a program's
-# work before it runs, so independent pieces can run at the same time. But one large matrix
+# *Dive into Deep Learning*, §13.3 (§12.3 in the Chinese edition). PyTorch queues GPU work and returns at once, so
+# Python can hand independent work to other hardware while the GPU computes. But one large matrix
 # product (the book's are 4000 × 4000) already keeps a whole GPU busy, so more speed needs more hardware at
 # once. The book's two ways:
 #
@@ -36,8 +36,8 @@
 # %% [markdown] lang="zh"
 # # 12.3. 自动并行：概览
 #
-# 《动手学深度学习》12.3节（英文版编号为 13.3）。GPU 的任务队列和 MXNet 的引擎在执行之前就能看到程序要做的工作，
-# 因此能让相互独立的部分同时运行。但在单个 GPU 上，这样做的帮助有限：
+# 《动手学深度学习》12.3节（英文版编号为 13.3）。PyTorch 把 GPU 上的工作排入队列后立即返回，
+# 所以 GPU 计算的同时，Python 可以把相互独立的工作交给其他硬件。但在单个 GPU 上，这样做的帮助有限：
 # 一个大的矩阵乘法（书中是 4000×4000）就已经能让整个 GPU 忙碌起来，
 # 要更快就得同时使用更多硬件。书中介绍了两种方法：
 #
@@ -49,7 +49,7 @@
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两个计算资源同时各完成一项任务（两个设备，或各用一半 CPU 核心），再与一个设备完成这两项任务比较；练习 2 用小矩阵乘法；计时要等待哪些设备 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项任务同时在两个设备（或 CPU 的两半核心）上运行，与一个设备完成它们所用的时间相比较；练习 2 改用小矩阵乘法；最后说明计时要等待哪些设备。 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
 # | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
@@ -86,7 +86,7 @@ print(machine_line(mxnet=False))
 #
 # 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法（若用书中的 4000×4000，CPU 只能做几次），
 # 乘法次数取单独运行 0.5 秒内能完成的最多次数。
-# **基线**是 GPU 单独完成两项任务的全部乘法。下一个单元格输出每项任务的乘法次数和单独运行的执行时间。
+# **基线**是 GPU 单独完成两项任务的全部乘法所用的时间。下一个单元格输出每项任务的乘法次数和单独运行的执行时间。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel_recorded import recorded_alone, recorded_answer, recorded_figure, recorded_why
@@ -116,12 +116,12 @@ print(recorded_alone(rec))
 my_guess = None  # the share of the baseline's time saved, e.g. 0.1  #zh: 基线执行时间缩短的比例，例如 0.1
 
 # %% [markdown]
-# Top: every repeat, each model hatched and labelled, your guess a diamond on together's row. Middle: the medians
-# from zero, with the two alone, added in grey: not a baseline (see Pitfalls). Bottom: together's median run.
+# Top: every repeat, each model hatched and labelled, your guess a diamond on together's row. Bottom: together's
+# median run.
 
 # %% [markdown] lang="zh"
 # 上图画出每次测量，斜线条形是模型的预测，下方注明了模型；菱形是你的猜测（画在“同时运行”一行）。
-# 中图从零画出中位数；灰色的两者单独执行时间之和不是基线（见易错点）。下图是“同时运行”中执行时间为中位数的那次运行。
+# 下图是“同时运行”中执行时间居中的那次运行。
 
 # %% tags=["nbval-ignore-output"]
 recorded_figure(rec, my_guess)  # every repeat as a dot; your guess, once set, as a diamond  #zh: 每次测量画成一个点；写下猜测后，猜测画成菱形
@@ -138,8 +138,7 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## Pitfalls
 #
-# - **Comparing only with the two alone, added** (middle panel): unless two equal devices each do half, that sum is not
-#   one device's time; compare with the baseline.
+# - **Comparing with the two alone, added**: that sum is not a baseline; compare with one device doing both jobs.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
@@ -151,6 +150,5 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## 易错点
 #
-# - **只与两者单独执行时间之和比较**（中间的图）：除非两个相同的设备各做一半，这个和都不是一个设备的执行时间；
-#   要与基线相比。
+# - **与两者单独执行时间之和比较**：这个和不是基线；要与一个设备完成两项任务相比。
 # - **只看一个数字**：一次运行看不出波动；要看每次测量。

@@ -43,11 +43,10 @@ print(machine_line())
 # or two CPU lanes with half the cores each.
 
 # %% [markdown] lang="zh"
-# ## 在这台机器的计算资源上运行书中的代码
+# ## 在这台机器上运行书中的代码
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
-# `IndexError`）。所以我们改用这台机器的两个计算资源：两个 GPU，一个 GPU 加 CPU，或者各占一半 CPU 核心的两个 CPU
-# 计算资源。
+# `IndexError`）。所以改用这台机器上的两者：两个 GPU，一个 GPU 加 CPU，或者 CPU 的两半核心。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -90,7 +89,7 @@ print(f'this run: {N} × {N} matrices, {each} (the book: {BOOK_ITERS} products o
 
 # %% [markdown] lang="zh"
 # 先预热，再做书中的三次计时。`d2l_ext.Benchmark` 保留了书中的写法，但在开始计时和停止计时之前，
-# 都会等待这些计算资源用到的每个设备完成。
+# 都会等待用到的每个设备完成。
 
 # %% tags=["nbval-ignore-output"]
 run(x_gpu1, K[0]), run(x_gpu2, K[1])  # warm-up  #zh: 预热
@@ -111,7 +110,7 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one timing', lanes[1:]):
 # %% [markdown] lang="zh"
 # 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行。
 # CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 上，第二个要等第一个算完才开始。
-# 这几个单元格都只计时一次；下面的图把每一行重复5次。
+# 这几个单元格都只计时一次；下面的图中每一行测量5次。
 
 # %% tags=["nbval-ignore-output"]
 run(x_gpu1, K[0]), run(x_gpu2, K[1])  # warm-up, in turn as timed  #zh: 预热，顺序与计时时相同
@@ -147,9 +146,9 @@ plot_recorded_sync(rec) if rec else None
 # `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
-# ## 两个计算资源同时运行
+# ## 两者同时运行
 #
-# 一个线程就能让多个 GPU 都忙起来，却不能让各占一半核心的两个 CPU 计算资源同时运行：它们各需要自己的 Python 线程，
+# 一个线程就能让多个 GPU 都忙起来，但 CPU 的两半核心不行。它们各需要自己的 Python 线程，
 # 每个线程调用 `torch.set_num_threads(lane.threads)`，设定自己的线程数。
 
 # %% [markdown]
@@ -214,23 +213,19 @@ from d2l_ext.display.parallel import plot_book_slides
 plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  #zh: GPU1、GPU2、两者之和、同时运行，各计时一次
 
 # %% [markdown]
-# The next cell measures, interleaved, 5 repeats each: each lane alone, one after the other, together, and the
-# **baseline**: one device doing both jobs. On CPU lanes the baseline is the whole CPU (both cores), and a last row,
-# the **control**, runs its job on one core.
+# The next cell measures, interleaved, 5 repeats each: each lane alone, together, and the **baseline**: one device
+# doing both jobs. On CPU lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its
+# job on one core.
 #
-# On CPU lanes together runs two products at once, one core each; the baseline runs each product on both cores.
-# Each one-core lane does half the control's work, so together takes at least half the control's time. If the
-# baseline runs $r$ times as fast as the control, together can thus save at most $1 - r/2$ of the baseline's time.
-# The control row measures $r$. On a 2-core laptop, if $r$ is near 2, together saves almost nothing.
+# On CPU lanes, if the baseline runs $r$ times as fast as the control, together saves at most $1 - r/2$ of the
+# baseline's time: nothing if $r = 2$, half if $r = 1$. The control row measures $r$.
 
 # %% [markdown] lang="zh"
-# 下一个单元格交替测量以下各行，每行重复5次：每个计算资源单独运行、先后运行、同时运行，以及**基线**（一个设备完成两项任务）。
+# 下一个单元格交替测量以下各行，每行测量5次：两者各自单独运行、同时运行，以及**基线**（一个设备完成两项任务）。
 # 在 CPU 上，基线是整个 CPU（两个核心），最后一行**对照**用一个核心完成基线的任务。
 #
-# 在 CPU 上，同时运行一次算两个乘法，各用一个核心；基线则用两个核心算每个乘法。
-# 每个单核计算资源做对照一半的工作，所以同时运行的执行时间至少是对照的一半。
-# 如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$。“对照”一行测出$r$。
-# 在 2 核的笔记本上，如果$r$接近 2，同时运行几乎不比基线快。
+# 在 CPU 上，如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$：
+# $r = 2$时一点也省不下，$r = 1$时省下一半。“对照”一行测出$r$。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext import parallel
@@ -240,8 +235,8 @@ from d2l_ext.parallel.together import run_together as worked
 run_together = mine if checked.passed else worked  # yours once its check passed  #zh: 你的函数通过检查后就用你的
 print('measured with your run_together (its check passed)' if checked.passed else
       "measured with the package's run_together (yours has not passed its check yet)")
-#zh-str: {'measured with your run_together (its check passed)': '用你的 run_together 测量（它通过了检查）', "measured with the package's run_together (yours has not passed its check yet)": '用包里的 run_together 测量（你的尚未通过检查）'}
-# each lane alone, one after the other, together, the baseline; on CPU lanes the control  #zh: 每个计算资源单独运行、先后运行、同时运行、基线；CPU 计算资源上还有对照
+#zh-str: {'measured with your run_together (its check passed)': '用你的 run_together 测量（它通过了检查）', "measured with the package's run_together (yours has not passed its check yet)": '用参考实现测量（你的版本尚未通过检查）'}
+# each lane alone, together, the baseline; on CPU lanes the control  #zh: 两者各自单独运行、同时运行、基线；在 CPU 上还有对照
 rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeats=5)
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
@@ -313,7 +308,7 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 
 # %% [markdown]
 # **2.** When each operation is small, can two lanes beat one device? The next cell times 800 products of 64 × 64,
-# each way 15 times:
+# each way 31 times:
 #
 # - the **baseline**: one thread on the whole device;
 # - two lanes together: two threads of 400 products each;
@@ -321,18 +316,18 @@ print(independence_answer(runs))  # the worked answer, from this run's numbers  
 # - on a CPU, the control: the baseline's job on one core.
 
 # %% [markdown] lang="zh"
-# **2.** 当每个操作都很小时，两个计算资源能比一个设备快吗？下一个单元格以 800 次 64×64 的矩阵乘法为例，
-# 每种方式测量15次：
+# **2.** 当每个操作都很小时，同时运行能比一个设备快吗？下一个单元格以 800 次 64×64 的矩阵乘法为例，
+# 每种方式测量31次：
 #
 # - **基线**：一个线程用整个设备；
-# - 两个计算资源同时运行：两个线程各做 400 次；
+# - 同时运行：两个线程各做 400 次；
 # - 一次 `torch.bmm`：一次调用做完全部 800 次；
 # - 在 CPU 上还有对照：用一个核心完成基线的任务。
 
 # %% tags=["nbval-ignore-output"]
 from d2l_ext.display.parallel import plot_small_ops, small_ops_answer, small_ops_baseline
 
-small = parallel.small_ops(size=64, iters=400, repeats=15)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
+small = parallel.small_ops(size=64, iters=400, repeats=31)  # iters: products per thread, 800 in all  #zh: iters：每个线程的乘法次数，共 800 次
 print(small_ops_baseline(small))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
@@ -372,7 +367,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 在相互独立的硬件上，两个计算资源同时运行的执行时间约为$\max(t_1, t_2)$。
+# * 在相互独立的硬件上，同时运行的执行时间约为$\max(t_1, t_2)$。
 #   在 CPU 上，两者同时运行至多省下基线执行时间的$1 - r/2$（$r$：基线比一个核心快的倍数）。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用各自实测的执行时间做预测，再看每次测量。
