@@ -22,7 +22,7 @@ _P = OKABE_ITO
 # and optimizer. Communication (copy stream, link transfer, all-reduce) is vermillion wherever it appears.
 ROLES = {
     'lane 0': _P['blue'], 'lane 1': _P['orange'], 'lane 2': _P['purple'], 'lane 3': _P['sky'],
-    'gpu': _P['green'], 'cpu': _P['sky'],
+    'gpu': _P['green'], 'cpu': _P['sky'], 'server': _P['green'],  # 13.3.3's parameter server: no GPU drawn beside it
     'compute': _P['blue'], 'copy': _P['vermillion'], 'link': _P['vermillion'],
     'backward': _P['blue'], 'allreduce': _P['vermillion'], 'optimizer': _P['purple'],
     'idle': '#D9D9D9', 'measured': _P['blue'], 'predicted': _P['vermillion'], 'guess': _P['purple'],
