@@ -62,40 +62,37 @@ def test_the_guess_is_c_s_step_in_ms_printed_above_the_verdict_and_nothing_witho
     assert [x for x, _ in diamond] == [pytest.approx(90.0)]
 
 
-def test_exercise_1_reads_the_control_then_c_against_a_naming_gloo_only_where_the_control_slows_as_c_does():
-    here = fake(slow=0.065, beside=0.064)  # backward: (a) 50 ms, (c) 65 ms, the control 64 ms
-    assert show.miss_answer(here) == 'Here, backward in (a) with gloo alongside 64.0 ms vs backward in (a) 50.0 ms: ' \
-        'slower (28% more time). Here, backward in (a) with gloo alongside 64.0 ms vs backward in (c) 65.0 ms: no ' \
-        "clear difference (medians within 5%).\nWorked answer: Here, the formula (106 ms) missed (c)'s median " \
-        '(130 ms) by 24 ms. Backward in (c) 65.0 ms vs backward in (a) 50.0 ms: slower (30% more time); the slower ' \
-        'backward (as slow in the control) accounts for 15.0 ms of the 24 ms missed.'
+def test_exercise_1_reads_the_control_then_c_against_the_formula_naming_gloo_only_where_the_control_slows_as_c():
+    here = fake(slow=0.065, beside=0.064)  # backward: without all-reduce 50 ms, (c) 65 ms, the control 64 ms
+    assert show.miss_answer(here) == 'Here, backward in (a) with gloo alongside 64.0 ms vs backward without ' \
+        'all-reduce 50.0 ms: slower (28% more time). Here, backward in (a) with gloo alongside 64.0 ms vs backward ' \
+        'in (c) 65.0 ms: no clear difference (medians within 5%).\nWorked answer: Here, (c) hooks 130 ms: 23% above ' \
+        'the formula 106 ms. Backward in (c) 65.0 ms vs backward without all-reduce 50.0 ms: slower (30% more time); ' \
+        'as slow in the control.'
     assert show.miss_answer(fake(slow=0.065)) == show.miss_answer(here).split('\n')[1].replace(
-        ' (as slow in the control)', '')  # no control run: no word on it
-    assert show.miss_answer(fake(slow=0.065, beside=0.05)).endswith(
-        'the slower backward (less slow in the control) accounts for 15.0 ms of the 24 ms missed.')
-    assert show.miss_answer(fake(slow=0.09, hooks=0.12, beside=0.09)).endswith(
-        '; the slower backward (as slow in the control) adds more: 40.0 ms.')
-    assert show.miss_answer(fake(slow=0.065, beside=0.064, hooks=0.1)).split('\n')[1] == 'Worked answer: Here, the ' \
-        "formula (106 ms) overshot (c)'s median (100 ms) by 6 ms. Backward in (c) 65.0 ms vs backward in (a) 50.0 " \
-        'ms: slower (30% more time).'  # no share of a miss that is not one
+        '; as slow in the control', '')  # no control run: no word on it
+    assert show.miss_answer(fake(slow=0.065, beside=0.05)).endswith('slower (30% more time); less slow in the control.')
+    assert 'Here, (c) hooks 100 ms: 5.5% below the formula 106 ms.' in show.miss_answer(fake(hooks=0.1))  # vs_model
     assert show.miss_answer(fake(slow=0.045, beside=0.05), 'slower').endswith(
-        'backward in (a) 50.0 ms: faster (10% less time). Your guess: slower.')  # (c) not slower: no share, no cause
+        'backward without all-reduce 50.0 ms: faster (10% less time). Your guess: slower.')  # not slower: no cause
     with using_language('zh'):
-        assert show.miss_answer(here).split('\n')[1] == '参考答案：本机，代价模型的106毫秒比（c）的实测中位数130毫秒' \
-            '少24毫秒。（c）中的反向传播65.0毫秒，（a）中的反向传播50.0毫秒：' \
-            '更慢（执行时间多30%）；在少算的24毫秒中，15.0毫秒来自变慢的反向传播（对照中同样慢）。'
+        assert show.miss_answer(here).split('\n')[1] == '参考答案：本机，（c）在钩子中全归约130毫秒，' \
+            '比代价模型106毫秒高23%。（c）中的反向传播65.0毫秒，不做全归约时的反向传播50.0毫秒：更慢（执行时间多30%）；对照中同样慢。'
 
 
-def test_the_backward_panel_draws_c_s_control_beside_a_and_c():
-    low = show.plot_steps(fake(slow=0.065, beside=0.064), backward=['serial', 'hooks', 'beside']).axes[1]
-    assert [x.get_text().split('\n')[0] for x in low.get_yticklabels()] == ['backward in (a)', 'backward in (c)',
-                                                                             'backward in (a) with gloo alongside']
+def test_the_backward_panel_draws_the_formulas_backward_c_and_c_s_control_and_the_guess():
+    fig = show.plot_backward(fake(slow=0.065, beside=0.064), ['backward', 'hooks', 'beside'], guess=70)
+    low = fig.axes[0]
+    assert [x.get_text().split('\n')[0] for x in low.get_yticklabels()] == [
+        'backward without all-reduce', 'backward in (c)', 'backward in (a) with gloo alongside']
+    diamond = [c.get_offsets()[0] for c in low.collections if isinstance(c, PathCollection) and c.get_sizes()[0] == 140]
+    assert [x for x, _ in diamond] == [pytest.approx(70.0)] and low.get_legend() is not None  # on (c)'s row
 
 
-def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
+def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model_of_c_only():
     r = fake(hooks=0.095)  # a median below the step without all-reduce: drawn where it is
     ax = show.plot_steps(r).axes[0]
-    drawn = [r.version(v) for v in ['serial', 'flat', 'kept', 'hooks']]
+    drawn = [r.version(v) for v in ['serial', 'hooks']]
     assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][1:] == [show.name(r, v) for v in drawn]
     assert [t.get_text().split('\n')[0] for t in ax.get_yticklabels()][0] == 'step without all-reduce'
     medians = [seg[0][0] for c in ax.collections if hasattr(c, 'get_segments') for seg in c.get_segments()]
@@ -103,11 +100,11 @@ def test_the_figure_draws_every_repeat_its_middle_half_median_and_the_model():
     dots = sum(len(c.get_offsets()) for c in ax.collections if isinstance(c, PathCollection))
     assert dots == sum(len(v.step_times) for v in [r.version('backward'), *drawn])  # every repeat
     hatched = [p.get_width() for p in ax.patches if p.get_hatch() == '///']
-    assert hatched[0] == pytest.approx((r.prediction.backward + r.prediction.allreduce) * 1e3)  # (a): in turn
-    assert len(hatched) == 4  # (a), (b), its control, (c)
-    assert hatched[1] == hatched[2] == pytest.approx(r.predicted('ddp-25')['step'] * 1e3)  # one call after backward
+    assert hatched == [pytest.approx(r.predicted('hooks')['step'] * 1e3)]  # the prediction: (c)'s, nothing else
     assert len(ax.get_legend().get_texts()) == 4  # dots, median, middle half, model
-    assert [x.get_text() for x in ax.texts] == [f'{w:.3g} ms' for w in hatched]  # each model bar's value written
+    assert [x.get_text() for x in ax.texts] == [f'{w:.3g} ms' for w in hatched]  # the model bar's value written
+    ax = show.plot_steps(r, ids=['serial', 'flat', 'kept'], guess=90, guess_on='flat', model=False).axes[0]
+    assert not [p for p in ax.patches if p.get_hatch() == '///'] and not ax.texts  # exercise 2: no model
 
 
 def test_the_flat_answer_reads_its_control_then_b_against_a_naming_the_cause_only_where_the_rule_parts_them():
@@ -211,7 +208,7 @@ def test_two_profiled_steps_are_drawn_and_written_without_a_median():
     r = fake()
     for v in r.versions:  # two profiled steps per process
         v.stats = [s * 2 for s in v.stats]
-    low = show.plot_steps(r, backward=['serial', 'hooks']).axes[1]
+    low = show.plot_steps(r, ['serial', 'hooks', 'ddp-1'], backward=['serial', 'hooks'], model=False).axes[1]
     assert [t.get_text() for t in low.get_yticklabels()] == ['backward in (a)\n50.0, 50.0 ms',
                                                             'backward in (c)\n60.0, 60.0 ms']
     assert low.get_title(loc='left') == 'backward in the 2 profiled steps'
@@ -238,7 +235,7 @@ def test_the_machine_lines_say_when_processes_share_cores():
 def test_the_ingredients_are_one_line_each():
     r = fake()
     lines = show.ingredients_text(r).split('\n')
-    assert lines == ['step without all-reduce: median 100 ms, profiled backward 50.0 ms; '
+    assert lines == ['step without all-reduce: median 100 ms, its backward 50.0 ms (profiled); '
                      'all-reduce alone: median 40.0 ms, 12 calls',
                      'cost formula: α = 0.851 ms a call, β = 807 MiB/s']
     with using_language('zh'):
@@ -263,9 +260,8 @@ def test_the_shipped_recording_is_drawn_as_the_lessons_own_figure():
     assert r.prediction.allreduce == pytest.approx(r.version('allreduce').median)  # fitted to the run's own calls
     assert show.paid_line(r) == '2 processes, 16 cores: (c) hooks 55.9 ms vs (a) after backward 69.6 ms: faster ' \
                                 '(20% less time)'
-    assert show.miss_answer(r).startswith("Worked answer: Here, the formula (51.8 ms) missed (c)'s median (55.9 ms) "
-                                          'by 4.1 ms. '
-                                          'Backward in (c) 32.9 ms vs backward in (a) 26.0 ms: ')  # as printed
+    assert show.miss_answer(r).startswith('Worked answer: Here, (c) hooks 55.9 ms: 8.0% above the formula 51.8 ms. '
+                                          'Backward in (c) 32.9 ms vs backward without all-reduce ')  # as printed
 
 
 def test_the_lesson_shows_no_finished_a_or_c_before_their_checks():
@@ -286,9 +282,9 @@ def test_every_version_has_a_short_name_in_both_languages():
 def test_backward_in_the_profiled_steps_is_a_panel_of_its_own_on_its_own_time_axis():
     r = fake(serial=0.124)  # DDP one bucket (serial - 0.004) beside DDP 1 MiB, both 120 ms
     assert 'Here, DDP 1 MiB 120 ms vs DDP 25 MiB (one bucket) 120 ms: no clear difference' in show.buckets_answer(r, r)
-    top, low = show.plot_steps(r, backward=['serial', 'hooks']).axes[:2]  # backward in (a), the control, and in (c)
+    top, low = show.plot_steps(r, backward=['serial', 'hooks']).axes[:2]  # as the recording draws them
     labels = [[t.get_text().split('\n')[0] for t in ax.get_yticklabels()] for ax in (top, low)]
-    assert labels == [['step without all-reduce', '(a) after backward', '(b) flat', '(b), buffer kept', '(c) hooks'],
+    assert labels == [['step without all-reduce', '(a) after backward', '(c) hooks'],
                       ['backward in (a)', 'backward in (c)']]
     assert (top.get_xlabel(), low.get_xlabel()) == ('step time (ms, slowest process)',
                                                     'backward (ms, mean of processes)')
@@ -302,7 +298,7 @@ def test_a_zh_plot_label_starting_with_a_letter_keeps_its_full_width_brackets_as
     with using_language('zh'):
         if not style.cjk_available():
             pytest.skip('no CJK font: plots are labelled in English')
-        top, low = show.plot_steps(r, backward=['serial', 'hooks']).axes[:2]
+        top, low = show.plot_steps(r, ['serial', 'flat'], backward=['serial', 'hooks']).axes[:2]
         labels = [t.get_text().split('\n')[0] for ax in (top, low) for t in ax.get_yticklabels()]
         title = show.draw_step_timeline(r, 'hooks').axes[0].get_title(loc='left')
     assert labels[1:3] == ['（a）先反向传播再全归约', '（b）展平'] and labels[-1] == '（c）中的反向传播'  # as the prose

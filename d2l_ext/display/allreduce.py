@@ -81,29 +81,26 @@ def _line(*sentences) -> str:  # sentences on one printed line, joined as the la
     return t('verdict.answer_join').join(s.strip() for s in sentences if s.strip())
 
 
-def _back(vid: str, text=t) -> str:  # a backward row's label: 'backward in (c)', 'backward, gloo beside (control)'
-    return text('allreduce.plot.back_in', k=LETTER[vid]) if vid in LETTER else text('allreduce.plot.back_beside')
+def _back(vid: str, text=t) -> str:  # a backward row's label: 'backward in (c)', 'backward without all-reduce'
+    return text('allreduce.plot.back_in', k=LETTER[vid]) if vid in LETTER else text(
+        'allreduce.plot.back_beside' if vid == 'beside' else 'allreduce.plot.back_backward')
 
 
 def miss_answer(r, my_guess=None) -> str:
-    """Exercise 1's answer: the control's backward against (a)'s and (c)'s by the one rule, then what the formula
-    missed, backward in (c) against (a) and how much of the miss its growth is, and whether the control slows as (c)."""
-    v, model, (c, a) = r.version('hooks'), r.predicted('hooks')['step'], (_spans(r, k) for k in ('hooks', 'serial'))
-    gap, grew = verdict.printed_gap(v.median * MS, model * MS), verdict.printed_gap(c.median * MS, a.median * MS)
-    g, w, ms = float(gap), float(grew), lambda text: t('verdict.unit.ms', value=text)  # noqa: E731 (84.0 - 63.2)
+    """Exercise 1's answer: the control's backward against backward without all-reduce (the formula's) and against
+    (c)'s by the one rule; then (c) against the formula (vs_model) and backward in (c) against the formula's."""
+    v, (c, a) = r.version('hooks'), (_spans(r, k) for k in ('hooks', 'backward'))
     pair = lambda x, y: verdict.line(_back(x.label), x, _back(y.label), y, 'ms')  # noqa: E731
-    kept = [(_spans(r, 'beside'), m) for m in (a, c) if r.has('beside')]  # the control, gloo beside: vs (a), (c)
+    kept = [(_spans(r, 'beside'), m) for m in (a, c) if r.has('beside')]  # the control, gloo beside: vs alone, (c)
     ways = [verdict.compare(k, m) for k, m in kept]  # gloo named where the control slows as (c), else its 'no'
     cause = t('allreduce.answer.cause') if ways == ['slower', 'same'] else t('allreduce.answer.not_gloo') * (
         ways[1:] == ['faster'])
-    part = t(f"allreduce.answer.{'share' if w <= g else 'over'}", grew=ms(grew), gap=ms(gap),
-             cause=cause) if verdict.compare(c, a) == 'slower' and g > 0 else ''  # of a miss, not of an overshoot
-    back, here = pair(c, a), t('allreduce.here', cores=r.cores)
-    control = _line(*(t('allreduce.answer.where', where=here, line=pair(k, m)) for k, m in kept))
-    return verdict.lines(control, verdict.answer(t(
-        f"allreduce.answer.{'miss' if g >= 0 else 'above'}", where=here, gap=ms(gap.lstrip('-')),
-        median=verdict.num(v.median, 'ms'), model=verdict.num(model, 'ms'), back=back[:1].upper() + back[1:] + part),
-        _guess(my_guess)))
+    model = verdict.vs_model(name(r, v), v.median, t('allreduce.answer.model'), r.predicted('hooks')['step'], 'ms')
+    back, here = pair(c, a), t('allreduce.here')
+    at = lambda line: t('allreduce.answer.where', where=here, line=line)  # noqa: E731
+    back += cause * (verdict.compare(c, a) == 'slower')  # the control read only where backward in (c) slowed
+    return verdict.lines(_line(*(at(pair(k, m)) for k, m in kept)), verdict.answer(
+        at(model), back[:1].upper() + back[1:] + t('allreduce.answer.end'), _guess(my_guess)))
 
 
 def buckets_answer(here, there=None, my_guess=None) -> str:
@@ -154,36 +151,41 @@ def _leads(result, vid: str) -> list[float]:
 
 
 def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None, guess_on='hooks'):
-    """Timed steps (plot_repeats), the formula hatched (`model`): no all-reduce on top, then `ids` or (a), (b), its
-    control, (c); `guess`: `guess_on`'s step in ms, a diamond; `backward`: versions whose backward a panel draws."""
-    versions = [result.version(v) for v in ['backward'] + (ids or ['serial', 'flat', 'kept', 'hooks']) if result.has(v)]
-    if backward:  # `ax`: the pair (steps, backward below) or none, a new figure's
-        if ax is None:
-            ax = style.figure(nrows=2, height=2.8 + 0.65 * (len(versions) + len(backward)))[1]
-            ax[0].get_gridspec().set_height_ratios([len(versions) + 1, len(backward) + 1])
-        ax, low = ax
-    fig = plot_repeats({v.id: v.step_times for v in versions}, ax=ax, unit='ms', halves=True, labels={
-        v.id: name(result, v, _plot) for v in versions}, guess={guess_on: guess and guess / MS},
-        predicted={v.id: result.predicted(v.id)['step'] for v in versions[1:] if model},
-        title=title or _plot('allreduce.plot.title'), predicted_label=_plot('allreduce.plot.formula'))
-    (axes := [ax or fig.axes[0]])[0].set_xlabel(_plot('allreduce.plot.step_ms'))
-    for y, v in enumerate(versions[1:] * model, 1):  # each model bar's value at its end, as the medians are written
-        x = result.predicted(v.id)['step'] * MS
-        axes[0].annotate(_plot('verdict.unit.ms', value=verdict.sig(x)), (x, y + 0.25), xytext=(3, 0),
-                         textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
-    if backward:  # each profiled step: backward's span, mean of the processes
-        spans = {v: _spans(result, v).times for v in backward}
-        n, labels = min(map(len, spans.values())), {v: _back(v, _plot) for v in backward}
-        plot_repeats(spans, ax=low, unit='ms', halves=n >= 3, title=_plot('allreduce.plot.back', n=n), labels=labels)
-        if n < 3:  # a recording's 2 profiled steps: both drawn and written, no median of two
-            [c.remove() for c in low.collections if type(c).__name__ == 'LineCollection']
-            low.set_yticks(range(len(spans)), [labels[v] + '\n' + _plot('verdict.unit.ms', value=_plot(
-                'allreduce.sep_list').join(verdict.sig(x * MS) for x in xs)) for v, xs in spans.items()])
+    """Timed steps (plot_repeats): no all-reduce on top, then `ids` or (a), (c); `guess`: `guess_on`'s step in ms, a
+    diamond, and the formula's for it hatched (`model`); `backward`: versions whose backward a panel below draws."""
+    drawn = [v for v in ['backward'] + (ids or ['serial', 'hooks']) if result.has(v)]
+    if backward and ax is None:  # `ax`: the pair (steps, backward below) or none, a new figure's
+        ax = style.figure(nrows=2, height=2.8 + 0.65 * (len(drawn) + len(backward)))[1]
+        ax[0].get_gridspec().set_height_ratios([len(drawn) + 1, len(backward) + 1])
+    ax, low = ax if backward else (ax, None)
+    x = result.predicted(guess_on)['step'] if (model := model and guess_on in drawn) else None  # the prediction's
+    fig = plot_repeats({v: result.version(v).step_times for v in drawn}, ax=ax, unit='ms', halves=True, labels={
+        v: name(result, result.version(v), _plot) for v in drawn}, guess={guess_on: guess and guess / MS},
+        predicted={guess_on: x} if model else {}, title=title or _plot('allreduce.plot.title'),
+        predicted_label=_plot('allreduce.plot.formula'))
+    (ax := ax or fig.axes[0]).set_xlabel(_plot('allreduce.plot.step_ms'))
+    if model:  # the model bar's value at its end, as the medians are written
+        ax.annotate(_plot('verdict.unit.ms', value=verdict.sig(x * MS)), (x * MS, drawn.index(guess_on) + 0.25),
+                    xytext=(3, 0), textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
+    ax.set_xlim(0, ax.get_xlim()[1])  # from 0; the backward panel on its own range
+    return plot_backward(result, backward, ax=low) if backward else fig
+
+
+def plot_backward(result, ids, guess=None, ax=None):
+    """Backward's span in each profiled step of `ids` (mean of the processes); `guess`: (c)'s in ms, a diamond."""
+    spans = {v: _spans(result, v).times for v in ids}
+    n, labels = min(map(len, spans.values())), {v: _back(v, _plot) for v in ids}
+    fig = plot_repeats(spans, ax=ax, unit='ms', halves=n >= 3, title=_plot('allreduce.plot.back', n=n), labels=labels,
+                       guess={'hooks': guess and guess / MS})
+    low = ax or fig.axes[0]
+    if n < 3:  # a recording's 2 profiled steps: both drawn and written, no median of two
+        [c.remove() for c in low.collections if type(c).__name__ == 'LineCollection']
+        low.set_yticks(range(len(spans)), [labels[v] + '\n' + _plot('verdict.unit.ms', value=_plot(
+            'allreduce.sep_list').join(verdict.sig(x * MS) for x in xs)) for v, xs in spans.items()])
+    if ax is not None:  # under the steps, whose legend says it
         low.get_legend().remove()
-        low.set_xlabel(_plot('allreduce.plot.back_ms'))
-        axes.append(low)
-    for a in axes:  # each from 0 on its own range
-        a.set_xlim(0, a.get_xlim()[1])
+    low.set_xlabel(_plot('allreduce.plot.back_ms'))
+    low.set_xlim(0, low.get_xlim()[1])
     return fig
 
 

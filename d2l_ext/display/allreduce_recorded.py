@@ -18,13 +18,13 @@ def recorded_text(rec: dict | None) -> str:
 
 
 def plot_recorded(rec: dict):
-    """The recorded run with the fewest processes: its steps (no formula, defined later), backward in (a) and (c),
+    """The recorded run with the fewest processes: its steps (no formula, defined later), backward alone and in (c),
     (c)'s profiled step."""
     n, result = fewest(rec)
     fig, (top, mid, bottom) = style.figure(nrows=3, height=10.5)
     top.get_gridspec().set_height_ratios([5, 3, 5])
     show.plot_steps(result, ['serial', 'hooks', f'ddp-{show.BUCKET_MB:g}'], style.plot_text(
         'allreduce.recorded.title', n=n, cores=rec['machine'].get('cpu_cores'), date=rec['machine'].get(
-            'date', '')[:10]), ['serial', 'hooks'], ax=(top, mid), model=False)
+            'date', '')[:10]), ['backward', 'hooks'], ax=(top, mid), model=False)
     show.draw_step_timeline(result, 'hooks', ax=bottom)
     return fig

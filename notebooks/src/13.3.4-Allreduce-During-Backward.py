@@ -22,7 +22,7 @@
 # versions of the step, the last as PyTorch's `DistributedDataParallel` (DDP) does it, and time them and DDP here.
 
 # %% [markdown] lang="zh"
-# # 扩展：在反向传播仍在进行时全归约梯度
+# # 扩展：在反向传播的同时对梯度做全归约
 #
 # 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在**数据并行**中，每个进程持有同样的多层感知机和
@@ -41,7 +41,7 @@ from d2l_ext.display import allreduce as show
 from d2l_ext.display import allreduce_recorded as recorded
 
 d2l_ext.set_language('en')
-# 2 gloo processes (the fewest), 1 compute thread each  #zh: 2 个 gloo 进程（最少的进程数），每个进程 1 个计算线程
+# gloo: PyTorch's CPU communication backend; 2 processes (the fewest), 1 compute thread each  #zh: gloo：PyTorch 在 CPU 上的通信后端；2 个进程（最少的进程数），每个进程 1 个计算线程
 BACKEND, WORLD, SIZES = 'gloo', world_sizes('gloo')[0], dict(layers=6, width=1024, batch=128)
 # DDP bucket sizes in MiB (bucket_cap_mb); 25 holds all 24 MiB of gradients  #zh: DDP 桶的大小（MiB，即 bucket_cap_mb）；25 装得下全部 24 MiB 梯度
 BUCKETS = [1, 8, 25]
@@ -51,8 +51,8 @@ print(show.machine_text(BACKEND, WORLD))
 # %% [markdown]
 # ## The picture: recorded on a 16-core host
 #
-# Two gloo processes on a 16-core host (an NVIDIA H200 machine's CPU), running two of the versions you write
-# below. In **(a)** every gradient is all-reduced after backward. In **(c)** each gradient's all-reduce starts from a
+# Two processes on a 16-core host (an NVIDIA H200 machine's CPU) run two of the versions you write below, talking
+# through gloo, PyTorch's CPU communication backend. In **(a)** every gradient is all-reduced after backward. In **(c)** each gradient's all-reduce starts from a
 # hook once backward has computed it. The last layer's gradient is final first, so its all-reduce runs while backward
 # computes the layers nearer the input. DDP does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once
 # it holds 1 MiB.
@@ -62,12 +62,12 @@ print(show.machine_text(BACKEND, WORLD))
 # %% [markdown] lang="zh"
 # ## 先看图：16 核主机上的记录结果
 #
-# 两个 gloo 进程在 16 核主机（NVIDIA H200 机器的 CPU）上运行下文的两个版本。
+# 两个进程在 16 核主机（NVIDIA H200 机器的 CPU）上运行下文的两个版本，经 gloo（PyTorch 在 CPU 上的通信后端）通信。
 # **（a）**在反向传播之后对每个梯度做全归约。**（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。
 # 最后一层的梯度最先算出，所以它的全归约与前面各层的反向传播同时进行。DDP 与（c）相同，只是按桶发送：
 # DDP（1 MiB）在桶装满 1 MiB 时发送。
 #
-# 下图最上面一行是不做全归约的训练迭代，即下限。
+# 下图最上面一行是不做全归约的训练迭代，即下界。
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
@@ -204,21 +204,18 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# By the formula, (c)'s step is the step without all-reduce plus the all-reduce backward cannot hide. That is at
-# least the last call (the first layer's 4 MiB weight, computed last), more if all-reduce alone outlasts backward.
-# The formula omits the copies and assumes backward unchanged: (c) pays only if the communication it hides outlasts
-# what it adds to backward. Here two processes and their gloo threads share this machine's cores; the control, (a) with
-# gloo alongside, tests whether backward slows. The 16-core recording above is the picture of the gain.
-# How long is (c)'s step here (ms)?
+# The 16-core recording above is the picture of the gain. On two cores the two processes and their gloo threads share
+# them: expect no clear gain, and backward may slow. By the formula, (c)'s step is the step without all-reduce plus
+# the all-reduce backward cannot hide, with backward unchanged. That is at least the last call: the first layer's
+# 4 MiB weight, computed last. How long is (c)'s step here (ms)?
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代加上不能被反向传播隐藏的全归约。
-# 后者至少是最后一次调用，即最后算出的第一层 4 MiB 权重；如果只做全归约比反向传播还长，隐藏不了的就更多。
-# 代价模型没有计入复制，并假设反向传播的执行时间不变：只有隐藏的通信时间多于它让反向传播增加的时间，（c）才划算。
-# 本机的两个进程和它们的 gloo 线程共用这台机器的 CPU 核心；
-# 对照“（a），后台同时全归约”用来检验反向传播会不会因此变慢。上面 16 核主机的记录结果才是收益的样子。本机（c）的训练迭代要多少毫秒？
+# 上面 16 核主机的记录结果才是收益的样子。在 2 个核心上，两个进程和它们的 gloo 线程共用这两个核心：
+# 预计（c）与（a）没有明显差别，反向传播还可能变慢。按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代，
+# 加上反向传播隐藏不了的全归约（假设反向传播的执行时间不变）。隐藏不了的至少是最后一次调用，即最后算出的第一层 4 MiB 权重。
+# 本机（c）的训练迭代要多少毫秒？
 
 # %%
 my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练迭代执行时间
@@ -226,22 +223,16 @@ my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练�
 # %% [markdown]
 # ## Measure
 #
-# The recording's top two panels, measured here, plus (b); hatched bars are the model, the diamond your guess.
-# **(b), buffer kept**, (b)'s control, makes its buffer once: it tests the cost of building it every step. The lower
-# panel times backward in the profiled steps of (a), of (c) and of **(a) with gloo alongside**, (c)'s control: (a)
-# while gloo all-reduces 24 MiB of spare buffers from backward's start. It tests whether that alone slows backward.
+# The recording's top panel, measured here: the hatched bar is the formula's (c), the diamond your guess.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果的上图、中图同类，多了（b）和代价模型（斜线条形），菱形是你的猜测。
-# **对照：（b）复用缓冲区**只建一次缓冲区，检验的是每次迭代新建缓冲区的代价。
-# 下图是性能分析器记录的那几次迭代中（a）、（c）和**对照：（a），后台同时全归约**的反向传播执行时间。
-# 这个对照就是（a），只是从反向传播开始起，gloo 在后台对 24 MiB 的备用缓冲区做全归约。用来检验：只是后台在全归约，反向传播会不会变慢。
+# 与记录结果的上图同类：斜线条形是代价模型对（c）的预测，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess_c))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
-display(show.plot_steps(result, backward=['serial', 'hooks', 'beside'], guess=my_guess_c))  # below: backward in (a), (c), (a) with gloo alongside  #zh: 下图：（a）、（c）和对照“（a），后台同时全归约”中的反向传播
+display(show.plot_steps(result, guess=my_guess_c))  # (a) and (c), the formula's (c) hatched  #zh: （a）和（c），斜线条形是代价模型对（c）的预测
 
 # %% [markdown]
 # ## One step, process by process
@@ -251,7 +242,7 @@ display(show.plot_steps(result, backward=['serial', 'hooks', 'beside'], guess=my
 # %% [markdown] lang="zh"
 # ## 一次训练迭代，逐个进程来看
 #
-# 先画（c），再画（a）：各取性能分析器记录中时长居中的那次迭代（不是计时的那几次），每个进程占两行。
+# 先画（c），再画（a）：各取性能分析器记录中执行时间居中的那次运行（不是计时的那几次），每个进程占两行。
 
 # %% tags=["nbval-ignore-output"]
 display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on one time axis  #zh: 先（c），再（a），共用一条时间轴
@@ -259,37 +250,53 @@ display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on o
 # %% [markdown]
 # ## Exercises
 #
-# 1. How far was the formula from (c)'s median here? By the one rule, is backward in (c) slower than in (a) (the
-#    lower panel)? Is it as slow in the control, (a) with gloo alongside?
+# 1. The formula assumes backward as long as without all-reduce. How long is backward in (c) here (ms)? Write your
+#    guess into `my_guess_back`. The figure adds a control, (a) with gloo alongside: (a) while gloo all-reduces
+#    24 MiB of spare buffers from backward's start. By the one rule, is backward there as slow as in (c)?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 代价模型对本机（c）的预测与实测中位数相差多少？按同一规则，（c）中的反向传播比（a）中的更慢吗
-#    （实测图的下图）？在对照“（a），后台同时全归约”中，反向传播也同样慢吗？
+# 1. 代价模型假设反向传播与不做全归约时一样长。本机（c）中的反向传播要多少毫秒？把你的猜测写进 `my_guess_back`。
+#    图中还有对照“（a），后台同时全归约”：即（a），只是从反向传播开始起，gloo 在后台对 24 MiB 的备用缓冲区做全归约。
+#    按同一规则，对照中的反向传播和（c）中的一样慢吗？
+
+# %%
+my_guess_back = None  # ms: backward in (c) here  #zh: 毫秒：本机（c）中的反向传播执行时间
+
+# %% tags=["nbval-ignore-output"]
+display(show.plot_backward(result, ['backward', 'hooks', 'beside'], guess=my_guess_back))  # in the profiled steps  #zh: 性能分析器记录的那几次迭代
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_answer(result))  # here; the recording's numbers are in its figure  #zh: 本机的；记录结果的数字在它的图中
+print(show.miss_answer(result, my_guess_back))  # the control, then (c) against the formula  #zh: 先看对照，再比较（c）与代价模型
 
 # %% [markdown]
-# 2. (b) makes one call where (a) makes one per gradient. By the one rule, is (b) faster than (a) here? Than its
-#    control?
+# 2. (b) makes one call where (a) makes one per gradient; its control, (b), buffer kept, makes the buffer once instead
+#    of every step. How long is (b)'s step here (ms)? Write your guess into `my_guess_flat`. By the one rule, is (b)
+#    faster than (a)? Than its control?
 
 # %% [markdown] lang="zh"
-# 2. （b）只调用一次全归约，（a）每个梯度调用一次。按同一规则，本机（b）比（a）快吗？比它的对照呢？
+# 2. （b）只调用一次全归约，（a）每个梯度调用一次；它的对照“（b）复用缓冲区”只建一次缓冲区。
+#    本机（b）的训练迭代要多少毫秒？把你的猜测写进 `my_guess_flat`。按同一规则，（b）比（a）快吗？比它的对照呢？
+
+# %%
+my_guess_flat = None  # ms: (b)'s step here  #zh: 毫秒：本机（b）的训练迭代执行时间
+
+# %% tags=["nbval-ignore-output"]
+display(show.plot_steps(result, ids=['serial', 'flat', 'kept'], guess=my_guess_flat, guess_on='flat', model=False))  # (a), (b), its control  #zh: （a）、（b）和它的对照
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_answer(result))  # (b) against its control, then against (a)  #zh: （b）与它的对照相比，再与（a）相比
+print(show.flat_answer(result, my_guess_flat))  # (b) against its control, then against (a)  #zh: （b）与它的对照相比，再与（a）相比
 
 # %% [markdown]
 # 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. Smaller buckets send during
 #    backward, as (c) does. How long is DDP 1 MiB's step here, against DDP 25 MiB's? Write your guess (ms) into
-#    `my_guess_ddp`. The figure also draws (d) at 1 MiB and its control, which makes its buffers once, as DDP does.
+#    `my_guess_ddp`. The figure also draws (d) at 1 MiB and its control, (d) with its buffers made once.
 
 # %% [markdown] lang="zh"
 # 3. DDP（25 MiB）把这个多层感知机的全部梯度装进一个桶：反向传播之后只调用一次全归约。
 #    小桶像（c）一样在反向传播期间发送。本机 DDP（1 MiB）的训练迭代执行时间是多少，与 DDP（25 MiB）相比呢？
-#    把你的猜测（毫秒）写进 `my_guess_ddp`。图中还画了 1 MiB 的（d）及其对照；对照和 DDP 一样只建一次缓冲区。
+#    把你的猜测（毫秒）写进 `my_guess_ddp`。图中还画了 1 MiB 的（d）及其对照；对照只建一次桶缓冲区。
 
 # %%
 my_guess_ddp = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 MiB）的训练迭代执行时间

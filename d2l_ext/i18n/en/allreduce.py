@@ -27,7 +27,7 @@ MESSAGES = {
     'allreduce.usage.size_hint': 'pass a positive {name}', 'allreduce.which.yours': 'measured: your (a)-(d)',
     'allreduce.which.package': 'measured: the reference (a)-(d), until yours pass',
     'allreduce.which.mixed': 'measured: your {yours}; the reference {package}',
-    'allreduce.ingredients.step': ('step without all-reduce: median {step}, profiled backward {span}; '
+    'allreduce.ingredients.step': ('step without all-reduce: median {step}, its backward {span} (profiled); '
                                    'all-reduce alone: median {alone}, {tensors} calls'),
     'allreduce.ingredients.fit': 'cost formula: α = {alpha} a call, β = {mibs} MiB/s',
     'allreduce.plot.back': 'backward in the {n} profiled steps', 'allreduce.plot.title': 'timed steps of each version',
@@ -43,15 +43,11 @@ MESSAGES = {
     'allreduce.on': '{n} processes, {cores} cores: ', 'allreduce.answer.where': '{where}, {line}.',
     'allreduce.plot.from_backward': "{axis} from backward's start (forward not drawn)",
     'allreduce.there': 'On the {cores}-core host', 'allreduce.answer.guess': 'Your guess: {guess}.',
-    'allreduce.answer.miss': "{where}, the formula ({model}) missed (c)'s median ({median}) by {gap}. {back}.",
-    'allreduce.answer.above': "{where}, the formula ({model}) overshot (c)'s median ({median}) by {gap}. {back}.",
-    'allreduce.answer.over': '; the slower backward{cause} adds more: {grew}',
-    'allreduce.answer.share': '; the slower backward{cause} accounts for {grew} of the {gap} missed',
-    'allreduce.answer.kept': ("({k})'s torch.cat and ÷n make {mib:.0f} MiB of new tensors a step; "
-                              "its control, none."),
+    'allreduce.answer.model': 'the formula', 'allreduce.answer.end': '.',
+    'allreduce.plot.back_backward': 'backward without all-reduce',
+    'allreduce.answer.kept': "({k})'s torch.cat and ÷n make {mib:.0f} MiB of new tensors a step; its control, none.",
     'allreduce.answer.sum': 'Check stopped: relative error {error}, near n − 1 = {n1} (n = {n}).',
-    'allreduce.answer.cause': ' (as slow in the control)',
-    'allreduce.answer.not_gloo': ' (less slow in the control)',
+    'allreduce.answer.cause': '; as slow in the control', 'allreduce.answer.not_gloo': '; less slow in the control',
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB: buckets up to {mib:g} MiB hold one layer.',
     'allreduce.version.buckets_kept': '(d), buffers kept', 'allreduce.version.beside': '(a) with gloo alongside',
     'allreduce.plot.back_beside': 'backward in (a) with gloo alongside',
