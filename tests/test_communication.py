@@ -284,7 +284,7 @@ def test_the_recorded_figure_puts_repeats_and_timelines_on_one_time_axis(rec):
     assert len({ax.get_xlim() for ax in fig.axes[:3]}) == 1 and rec.machine['gpus'][0] in fig._suptitle.get_text()
     # the diamonds are the guessed totals, on the figure's ms axis; the hatch says what it is
     legend = [tx.get_text() for tx in repeats.get_legend().get_texts()]
-    assert 'model: from the times alone' in legend
+    assert 'estimate: from the times alone' in legend
     marks = [c for c in repeats.collections if hasattr(c, 'get_sizes') and list(c.get_sizes()) == [140]]
     diamonds = [x for c in marks for x, _ in c.get_offsets()]  # plot_repeats draws a guess 140 pt², one per way
     assert sorted(round(x) for x in diamonds) == [135, 190]

@@ -31,7 +31,7 @@ def rec():
 def test_parallel_repeats_and_timeline_from_a_recording(rec):
     fig = dp.plot_parallel(rec.parallel[0])
     assert isinstance(fig, Figure) and fig.axes[0].get_title(loc='left')
-    assert 'model: from the times alone' in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert 'estimate: from the times alone' in [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     fig = dl.plot_timeline(rec.timelines[0])
     labels = [t.get_text().split('\n')[0].split(': ')[0] for t in fig.axes[0].get_yticklabels()]
     assert set(labels) == {Lane.from_dict(lane).label_in(None) for lane in rec.timelines[0].lanes}

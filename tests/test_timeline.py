@@ -105,7 +105,7 @@ def test_plot_repeats_draws_every_repeat_and_accepts_every_form():
     assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ['a\nmedian 0.110 s', 'b\nmedian 0.205 s']
     assert not fig.axes[0].texts  # the medians under the rows' names: no label beside an outlier or under the legend
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert legend == ['each repeat', 'median', 'model: from the times alone']
+    assert legend == ['each repeat', 'median', 'estimate: from the times alone']
     assert fig.axes[0].get_xlabel() == 'time (s)'
 
 

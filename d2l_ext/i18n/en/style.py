@@ -8,7 +8,7 @@ MESSAGES = {
     'style.unit.us': 'µs',
     'style.predicted_total': 'predicted: {value}',
     'style.guess': 'your guess',
-    'style.predicted': 'model: from the times alone',
+    'style.predicted': 'estimate: from the times alone',
     'style.beyond': 'a repeat beyond the axis',
     'style.measured': 'each repeat',
     'style.median': 'median',

@@ -8,7 +8,7 @@ MESSAGES = {
     'style.unit.us': '微秒',
     'style.predicted_total': '预测：{value}',
     'style.guess': '你的猜测',
-    'style.predicted': '预测模型：由单独运行的执行时间算出',
+    'style.predicted': '估算：由单独运行的执行时间算出',
     'style.beyond': '超出坐标轴的一次重复',
     'style.measured': '每次重复',
     'style.median': '中位数',
