@@ -88,7 +88,7 @@ def _back(vid: str, text=t) -> str:  # a backward row's label: 'backward in (c)'
 
 def miss_answer(r, my_guess=None) -> str:
     """Exercise 1's answer: the control's backward against backward without all-reduce (the formula's) and against
-    (c)'s by the one rule; then (c) against the formula (vs_model) and backward in (c) against the formula's."""
+    (c)'s by the one rule, a line each; then (c) against the formula's estimate and backward in (c) against it."""
     v, (c, a) = r.version('hooks'), (_spans(r, k) for k in ('hooks', 'backward'))
     pair = lambda x, y: verdict.line(_back(x.label), x, _back(y.label), y, 'ms')  # noqa: E731
     kept = [(_spans(r, 'beside'), m) for m in (a, c) if r.has('beside')]  # the control, gloo beside: vs alone, (c)
@@ -96,11 +96,9 @@ def miss_answer(r, my_guess=None) -> str:
     cause = t('allreduce.answer.cause') if ways == ['slower', 'same'] else t('allreduce.answer.not_gloo') * (
         ways[1:] == ['faster'])
     model = verdict.vs_model(name(r, v), v.median, t('allreduce.answer.model'), r.predicted('hooks')['step'], 'ms')
-    back, here = pair(c, a), t('allreduce.here')
-    at = lambda line: t('allreduce.answer.where', where=here, line=line)  # noqa: E731
-    back += cause * (verdict.compare(c, a) == 'slower')  # the control read only where backward in (c) slowed
-    return verdict.lines(_line(*(at(pair(k, m)) for k, m in kept)), verdict.answer(
-        at(model), back[:1].upper() + back[1:] + t('allreduce.answer.end'), _guess(my_guess)))
+    back = pair(c, a) + cause * (verdict.compare(c, a) == 'slower')  # the control read only where (c)'s slowed
+    end = lambda line: line[:1].upper() + line[1:] + t('allreduce.answer.end')  # noqa: E731
+    return verdict.lines(*(end(pair(k, m)) for k, m in kept), verdict.answer(end(model), end(back), _guess(my_guess)))
 
 
 def buckets_answer(here, there=None, my_guess=None) -> str:
@@ -150,42 +148,31 @@ def _leads(result, vid: str) -> list[float]:
     return out
 
 
-def plot_steps(result, ids=None, title=None, backward=(), guess=None, model=True, ax=None, guess_on='hooks'):
+def plot_steps(result, ids=None, title=None, guess=None, model=True, ax=None, guess_on='hooks'):
     """Timed steps (plot_repeats): no all-reduce on top, then `ids` or (a), (c); `guess`: `guess_on`'s step in ms, a
-    diamond, and the formula's for it hatched (`model`); `backward`: versions whose backward a panel below draws."""
+    diamond, and the formula's estimate for it hatched (`model`)."""
     drawn = [v for v in ['backward'] + (ids or ['serial', 'hooks']) if result.has(v)]
-    if backward and ax is None:  # `ax`: the pair (steps, backward below) or none, a new figure's
-        ax = style.figure(nrows=2, height=2.8 + 0.65 * (len(drawn) + len(backward)))[1]
-        ax[0].get_gridspec().set_height_ratios([len(drawn) + 1, len(backward) + 1])
-    ax, low = ax if backward else (ax, None)
-    x = result.predicted(guess_on)['step'] if (model := model and guess_on in drawn) else None  # the prediction's
+    x = result.predicted(guess_on)['step'] if (model := model and guess_on in drawn) else None  # the estimate
     fig = plot_repeats({v: result.version(v).step_times for v in drawn}, ax=ax, unit='ms', halves=True, labels={
         v: name(result, result.version(v), _plot) for v in drawn}, guess={guess_on: guess and guess / MS},
         predicted={guess_on: x} if model else {}, title=title or _plot('allreduce.plot.title'),
         predicted_label=_plot('allreduce.plot.formula'))
     (ax := ax or fig.axes[0]).set_xlabel(_plot('allreduce.plot.step_ms'))
-    if model:  # the model bar's value at its end, as the medians are written
+    if model:  # the estimate's value at its end, as the medians are written
         ax.annotate(_plot('verdict.unit.ms', value=verdict.sig(x * MS)), (x * MS, drawn.index(guess_on) + 0.25),
                     xytext=(3, 0), textcoords='offset points', va='center', fontsize=style.MIN_FONT_PT)
-    ax.set_xlim(0, ax.get_xlim()[1])  # from 0; the backward panel on its own range
-    return plot_backward(result, backward, ax=low) if backward else fig
+    ax.set_xlim(0, ax.get_xlim()[1])  # from 0
+    return fig
 
 
-def plot_backward(result, ids, guess=None, ax=None):
+def plot_backward(result, ids, guess=None):
     """Backward's span in each profiled step of `ids` (mean of the processes); `guess`: (c)'s in ms, a diamond."""
     spans = {v: _spans(result, v).times for v in ids}
-    n, labels = min(map(len, spans.values())), {v: _back(v, _plot) for v in ids}
-    fig = plot_repeats(spans, ax=ax, unit='ms', halves=n >= 3, title=_plot('allreduce.plot.back', n=n), labels=labels,
-                       guess={'hooks': guess and guess / MS})
-    low = ax or fig.axes[0]
-    if n < 3:  # a recording's 2 profiled steps: both drawn and written, no median of two
-        [c.remove() for c in low.collections if type(c).__name__ == 'LineCollection']
-        low.set_yticks(range(len(spans)), [labels[v] + '\n' + _plot('verdict.unit.ms', value=_plot(
-            'allreduce.sep_list').join(verdict.sig(x * MS) for x in xs)) for v, xs in spans.items()])
-    if ax is not None:  # under the steps, whose legend says it
-        low.get_legend().remove()
-    low.set_xlabel(_plot('allreduce.plot.back_ms'))
-    low.set_xlim(0, low.get_xlim()[1])
+    fig = plot_repeats(spans, unit='ms', halves=min(map(len, spans.values())) >= 3, labels={v: _back(v, _plot) for v in
+                       ids}, title=_plot('allreduce.plot.back', n=min(map(len, spans.values()))), guess={
+                       'hooks': guess and guess / MS})
+    fig.axes[0].set_xlabel(_plot('allreduce.plot.back_ms'))
+    fig.axes[0].set_xlim(0, fig.axes[0].get_xlim()[1])
     return fig
 
 
@@ -220,6 +207,14 @@ def step_timelines(result, ids):
     for ax in axes:
         ax.set_xlim(0, max(a.get_xlim()[1] for a in axes))
     return fig
+
+
+def plot_buckets(result, guess=None):
+    """Exercise 3's figure: (a), DDP by bucket size, (d) and its control (1 MiB buckets) below DDP 1 MiB; `guess` on
+    DDP 1 MiB."""
+    ids, ddp = ['serial'] + [v.id for v in result.ddp_versions()], f'ddp-{BUCKET_MB:g}'
+    ids[ids.index(ddp) + 1:ids.index(ddp) + 1] = ['buckets', 'buckets_kept']
+    return plot_steps(result, ids=ids, guess=guess, guess_on=ddp, model=False)
 
 
 def layer_note(here) -> str:

@@ -24,7 +24,7 @@
 # %% [markdown] lang="zh"
 # # 扩展：在反向传播的同时对梯度做全归约
 #
-# 书中 12.3.2 节（并行计算与通信）写道：“例如，当执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
+# 书中 12.3.2 节（并行计算与通信）写道：“例如，当我们打算执行分布式优化时，就需要移动数据来聚合多个加速卡上的梯度。”这种聚合
 # 就是**全归约**（allreduce）：每个进程贡献自己的梯度，并得到它们的和。在**数据并行**中，每个进程持有同样的多层感知机和
 # 小批量中的一份。下面先看 16 核主机上的记录结果，
 # 然后写出训练迭代的四个版本，最后一个即 PyTorch 的 `DistributedDataParallel`（DDP）的做法，并在这台机器上测量它们和 DDP。
@@ -71,7 +71,7 @@ print(show.machine_text(BACKEND, WORLD))
 
 # %% tags=["nbval-ignore-output"]
 rec = recording.newest()  # the newest recording shipped with d2l_ext  #zh: d2l_ext 附带的最新一份记录结果
-there = recorded.fewest(rec)[1] if rec is not None else None  # its 2 processes' run  #zh: 其中 2 个进程的那次运行
+there = recorded.fewest(rec)  # its 2 processes' run  #zh: 其中 2 个进程的那次运行
 print(recorded.recorded_text(rec))
 if rec is not None:
     display(recorded.plot_recorded(rec))
@@ -178,7 +178,7 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 # `run_allreduce` times (a)-(d), DDP at three bucket sizes, the **step without all-reduce**
 # and **all-reduce alone**.
 #
-# The **cost formula** predicts each step. In a ring all-reduce each process sends $2(n-1)/n$ of the bytes (1 for
+# The **cost formula** estimates each step. In a ring all-reduce each process sends $2(n-1)/n$ of the bytes (1 for
 # $n=2$). The formula charges a call $\alpha + 2(n-1)/n \cdot \text{bytes}/\beta$, with $\alpha$ a call's fixed cost
 # and $\beta$ the bandwidth (gloo over loopback). Two timings fit them: all-reduce alone (12 calls, 24 MiB in all)
 # and one call on a 96 MiB buffer. A call starts once its gradients are ready and the call before it is done.
@@ -188,8 +188,8 @@ checked['d'] = d2l_ext.check('13.3.4-d-buckets', allreduce_in_buckets)
 #
 # `run_allreduce` 为（a）至（d）计时，还有三种桶大小的 DDP、**不做全归约的训练迭代**和**只做全归约**。
 #
-# **代价模型**预测每次训练迭代的执行时间。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
-# 代价模型把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
+# **代价公式**估算每次训练迭代的执行时间。环形全归约中每个进程发送梯度字节数的$2(n-1)/n$倍（$n=2$时为 1），
+# 代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$。其中$\alpha$是每次调用的固定开销，
 # $\beta$是带宽（gloo 经本机回环网络）。用两次计时拟合$\alpha$和$\beta$：
 # 只做全归约（12 次调用，共 24 MiB），以及对一个 96 MiB 的缓冲区调用一次。
 # 一次调用要等它的梯度就绪，并且前一次调用完成后才能开始。
@@ -204,17 +204,17 @@ print(show.ingredients_text(result))
 # %% [markdown]
 # ## Predict
 #
-# The 16-core recording above is the picture of the gain. On two cores the two processes and their gloo threads share
-# them: expect no clear gain, and backward may slow. By the formula, (c)'s step is the step without all-reduce plus
-# the all-reduce backward cannot hide, with backward unchanged. That is at least the last call: the first layer's
-# 4 MiB weight, computed last. How long is (c)'s step here (ms)?
+# The 16-core recording above is the picture of the gain. By the formula, (c)'s step is the step without all-reduce
+# plus the all-reduce that backward cannot hide, with backward unchanged. That is at least the last call: the first
+# layer's 4 MiB weight, computed last. (c) beats (a) only if the all-reduce it hides (at most all-reduce alone, printed
+# above) outlasts what it adds to backward; exercise 1 measures that. How long is (c)'s step here (ms)?
 
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 上面 16 核主机的记录结果才是收益的样子。在 2 个核心上，两个进程和它们的 gloo 线程共用这两个核心：
-# 预计（c）与（a）没有明显差别，反向传播还可能变慢。按代价模型，（c）的训练迭代执行时间等于不做全归约的训练迭代，
+# 上面 16 核主机的记录结果才是收益的样子。按代价公式，（c）的训练迭代执行时间等于不做全归约的训练迭代，
 # 加上反向传播隐藏不了的全归约（假设反向传播的执行时间不变）。隐藏不了的至少是最后一次调用，即最后算出的第一层 4 MiB 权重。
+# 只有当（c）隐藏的全归约（至多为上面打印的“只做全归约”）多于它让反向传播增加的时间，（c）才比（a）快；练习 1 测量后者。
 # 本机（c）的训练迭代要多少毫秒？
 
 # %%
@@ -223,16 +223,16 @@ my_guess_c = None  # ms: (c)'s step here  #zh: 毫秒：本机（c）的训练�
 # %% [markdown]
 # ## Measure
 #
-# The recording's top panel, measured here: the hatched bar is the formula's (c), the diamond your guess.
+# The recording's top panel, measured here: the hatched bar is the formula's estimate for (c), the diamond your guess.
 
 # %% [markdown] lang="zh"
 # ## 实测
 #
-# 与记录结果的上图同类：斜线条形是代价模型对（c）的预测，菱形是你的猜测。
+# 与记录结果的上图同类：斜线条形是代价公式对（c）的估算，菱形是你的猜测。
 
 # %% tags=["nbval-ignore-output"]
 print(show.paid_line(result, my_guess_c))  # your guess of (c) if any, then (c) against (a) by the one rule  #zh: 你对（c）的猜测（如果有），再按同一规则比较（c）与（a）
-display(show.plot_steps(result, guess=my_guess_c))  # (a) and (c), the formula's (c) hatched  #zh: （a）和（c），斜线条形是代价模型对（c）的预测
+display(show.plot_steps(result, guess=my_guess_c))  # (a) and (c), the formula's estimate for (c) hatched  #zh: （a）和（c），斜线条形是代价公式对（c）的估算
 
 # %% [markdown]
 # ## One step, process by process
@@ -257,7 +257,7 @@ display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on o
 # %% [markdown] lang="zh"
 # ## 练习
 #
-# 1. 代价模型假设反向传播与不做全归约时一样长。本机（c）中的反向传播要多少毫秒？把你的猜测写进 `my_guess_back`。
+# 1. 代价公式假设反向传播与不做全归约时一样长。本机（c）中的反向传播要多少毫秒？把你的猜测写进 `my_guess_back`。
 #    图中还有对照“（a），后台同时全归约”：即（a），只是从反向传播开始起，gloo 在后台对 24 MiB 的备用缓冲区做全归约。
 #    按同一规则，对照中的反向传播和（c）中的一样慢吗？
 
@@ -268,15 +268,15 @@ my_guess_back = None  # ms: backward in (c) here  #zh: 毫秒：本机（c）中
 display(show.plot_backward(result, ['backward', 'hooks', 'beside'], guess=my_guess_back))  # in the profiled steps  #zh: 性能分析器记录的那几次迭代
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_answer(result, my_guess_back))  # the control, then (c) against the formula  #zh: 先看对照，再比较（c）与代价模型
+print(show.miss_answer(result, my_guess_back))  # the control, then (c) against the formula's estimate  #zh: 先看对照，再比较（c）与代价公式的估算
 
 # %% [markdown]
-# 2. (b) makes one call where (a) makes one per gradient; its control, (b), buffer kept, makes the buffer once instead
-#    of every step. How long is (b)'s step here (ms)? Write your guess into `my_guess_flat`. By the one rule, is (b)
+# 2. (b) makes one call where (a) makes one per gradient; its control, (b) with its buffer made once, makes it once
+#    instead of every step. How long is (b)'s step here (ms)? Write your guess into `my_guess_flat`. By the one rule, is (b)
 #    faster than (a)? Than its control?
 
 # %% [markdown] lang="zh"
-# 2. （b）只调用一次全归约，（a）每个梯度调用一次；它的对照“（b）复用缓冲区”只建一次缓冲区。
+# 2. （b）只调用一次全归约，（a）每个梯度调用一次；它的对照“（b）只建一次缓冲区”不在每次迭代中新建缓冲区。
 #    本机（b）的训练迭代要多少毫秒？把你的猜测写进 `my_guess_flat`。按同一规则，（b）比（a）快吗？比它的对照呢？
 
 # %%
@@ -304,9 +304,7 @@ my_guess_ddp = None  # ms: DDP 1 MiB's step here  #zh: 毫秒：本机 DDP（1 M
 # %% tags=["nbval-ignore-output"]
 display(show.bucket_table(result, there))  # calls per step, then medians here and recorded  #zh: 每次迭代的调用次数，然后是本机和记录结果的中位数
 print(show.layer_note(result))  # why a small bucket holds one layer  #zh: 为什么小桶只装一层
-ids = ['serial'] + [v.id for v in result.ddp_versions()]
-ids[ids.index('ddp-1') + 1:ids.index('ddp-1') + 1] = ['buckets', 'buckets_kept']  # (d) and its control, 1 MiB buckets, below DDP 1 MiB  #zh: （d）和它的对照用 1 MiB 的桶，画在 DDP（1 MiB）下面
-display(show.plot_steps(result, ids=ids, guess=my_guess_ddp, guess_on='ddp-1', model=False))  # your guess a diamond on DDP 1 MiB  #zh: 菱形是你对 DDP（1 MiB）的猜测
+display(show.plot_buckets(result, guess=my_guess_ddp))  # (d) and its control below DDP 1 MiB; your guess a diamond there  #zh: （d）和它的对照画在 DDP（1 MiB）下面；菱形是你对 DDP（1 MiB）的猜测
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(show.buckets_answer(result, there, my_guess_ddp))  # the recording, (d), then DDP 1 MiB against one bucket here  #zh: 记录结果、（d），最后是本机 DDP（1 MiB）与一个桶的比较
@@ -371,7 +369,7 @@ print(show.sum_answer(wrong, WORLD, my_guess_error))  # the check's error beside
 # %% [markdown] lang="zh"
 # ## 小结
 #
-# - 数据并行用全归约对梯度取平均；代价模型把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
+# - 数据并行用全归约对梯度取平均；代价公式把一次调用记为$\alpha + 2(n-1)/n \cdot \text{字节数}/\beta$，
 #   不计其他。
 # - 重叠来自依赖图：最后一层的梯度最先算出。
 # - 边反向传播边发送是否划算，取决于它隐藏的通信时间是否多于它让反向传播增加的执行时间。
