@@ -22,7 +22,6 @@ STAGES = ('copy_in', 'fc1_fwd', 'relu', 'fc2_fwd', 'loss', 'fc2_bwd', 'relu_bwd'
           'grad_copy', 'sum', 'update', 'lane_step', 'whole_step', 'sum_update')
 STAGE_OF = {stage.replace('_', ' '): stage for stage in STAGES}  # 'fc1 fwd' -> 'fc1_fwd'
 ROW_ORDER = (CONTROL, 'one_device', 'split', 'in_turn')  # the figure's rows (below the two-device model)
-WORDS = ('faster', 'slower', 'same')  # the rule's word (verdict.compare): graph.control.<word>, graph.pays.<word>
 READY_GREY, HANDOFF = '#8C8C8C', 'black'  # ex. 5: idle, inputs ready; the step: timer outside its parts (waits: empty)
 ONE_DEVICE_ROLE, SERVER_ROLE = style.lane_role(2), 'gpu'  # hues of their own (green: no GPU is green here)
 _ms = partial(verdict.num, unit='ms')  # '2.16 ms'
@@ -160,7 +159,7 @@ def _timeline_events(run: dict, kinds=None) -> tuple[list[dict], dict, dict, lis
     waits = [(r, a['end'], b['start']) for r, ev in ((r, [e for e in split if e['lane'] == f'lane {r // 2}']) for r in (
         0, 2)) for a, b in zip(ev, ev[1:]) if b['start'] > a['end']]  # a lane (row 0, 2) idle between its boxes
     keys = {style.color('link'): 'graph.legend_copy_box', style.color(SERVER_ROLE): 'graph.legend_server', HANDOFF: (
-        'graph.legend_handoff'), 'white': 'graph.legend_wait'}
+        'graph.legend_handoff'), 'white': 'graph.legend_wait', style.color(ONE_DEVICE_ROLE): 'graph.stage.whole_step'}
     return events, rows, {c: style.plot_text(k) for c, k in keys.items()}, [(*w, 'white') for w in [
         *waits, (1, began, ended)]] + [(*h, HANDOFF) for h in handoffs]
 
@@ -179,6 +178,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     if one := rec.get('one_device'):  # which device, how many cores
         labels['one_device'] = style.plot_text('graph.one_device_row', device=style.plot_text(
             'graph.kind.gpu') if one['kind'] == 'gpu' else style.plot_text('graph.cpu_cores', n=one['threads']))
+    labels[best] = style.plot_text('graph.baseline_row', row=labels[best])  # the verdict's one-device row
     for lane in ('lane 0', 'lane 1'):  # each half's busy time, both ways
         for way in ('in_turn', 'split'):
             rows[f'{lane} {way}'], labels[f'{lane} {way}'] = _halves(run)[lane, way], style.plot_text(
@@ -189,7 +189,7 @@ def draw_step(rec: dict, guess_ms=None, title=None):
         lane_name(max(turn, key=turn.get), True, kinds)), half=ms(max(turn.values())), shorter=ms(min(turn.values())),
         rest=ms(recording.parts(run)[-1][1]), wall=ms(rows['in_turn'].median), way=labels['split'])  # GPU+CPU: plus
     plot_repeats(rows, ax=top, unit='ms', labels=labels, predicted={'split': predicted}, guess=guess,
-                 title=style.plot_text('graph.title_repeats', n=len(run['times']['split'])), halves=True)
+                 title=style.plot_text('graph.title_dag_run', n=len(run['times']['split'])), halves=True)
     events, rows, legend, bars = _timeline_events(run, kinds)
     draw_timeline(events, ax=bottom, rows=rows, title=style.plot_text('graph.title_timeline', one=said, split=(
         style.plot_text('graph.short.split'))))  # the two ways it draws
@@ -214,8 +214,7 @@ def _control(run: dict) -> str:
     if CONTROL not in run['times']:
         return ''
     c, one = (_measurements(run)[k] for k in (CONTROL, 'one_device'))
-    so = next(t(f'graph.control.{word}') for word in WORDS if word == verdict.compare(c, one))
-    return t('graph.answer.control', c=_ms(c.median), one=_ms(one.median), by=verdict.by(c, one), so=so)
+    return t('graph.answer.control', c=_ms(c.median), one=_ms(one.median), by=verdict.by(c, one))
 
 
 def _parts(here: dict) -> tuple:
@@ -231,6 +230,11 @@ def _pct(share: float, key: str = 'verdict.unit.%') -> str:  # 0.063 -> '6.3%' (
     return t(key, value=verdict.sig(share * 100, 2))
 
 
+def _longer(a, b) -> str:  # the rule's word for a time part, a against b: 'longer', 'shorter', 'no clear difference'
+    return {'faster': t('graph.time.shorter'), 'slower': t('graph.time.longer')}.get(verdict.compare(a, b)) or (
+        verdict.word(a, b))
+
+
 def _signed(d: float, unit: str = 'ms') -> str:  # '+0.089 ms', '−15 points' (d a difference of shares)
     return verdict.signed(_ms(abs(d)) if unit == 'ms' else _pct(abs(d), 'graph.unit.points'), negative=d < 0)
 
@@ -244,7 +248,7 @@ def split_table(here: dict):
     box = {k: [t('graph.box', median=_ms(m.median), lo=verdict.sig(quartiles(m)[0] * 1e3), hi=_ms(quartiles(m)[1]))
                for m in (h[k, 'in_turn'], h[k, 'split'])] for k in ('lane 0', 'lane 1')}  # each half's grey boxes
     rows = [[a or '', name[k], *(pct if k == 'apart' else box[k] if a == 1 else (_ms(p), _ms(x))), _signed(over, '%')
-             if k == 'apart' else t('graph.lane_is', lane=_signed(x - p), label=verdict.word(h[k, 'split'], h[k, (
+             if k == 'apart' else t('graph.lane_is', lane=_signed(x - p), label=_longer(h[k, 'split'], h[k, (
                  'in_turn')])) if a in (1, 3) else _signed(x - p)] for k, p, x, a in [
                      *parts, ('split', predicted, together, 0)]]
     return pd.DataFrame(rows, columns=[t(f'graph.col.{c}') for c in ('assumption', 'part', 'predicted', 'measured',
@@ -252,30 +256,21 @@ def split_table(here: dict):
 
 
 def split_answer(here: dict, guess=None) -> None:
-    """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; together against
-    the baseline by the rule; last, the rule's verdict on each assumption (halves, other time)."""
+    """Exercise 2's worked answer: split_table; the guess (assumption 1 failed?) beside this run's; each assumption
+    by the rule, with the table's number for it."""
     from IPython.display import HTML, display
     display(HTML(tables.html(split_table(here))))
     run, parts, _, _, pct, name = _parts(here)
-    hv, m = _halves(run), _measurements(run)  # assumption 1 by the one rule: each half together against one after
+    hv = _halves(run)  # assumption 1 by the one rule: each half together against one after the other
     moved = [k for k in ('lane 0', 'lane 1') if verdict.compare(hv[k, 'split'], hv[k, 'in_turn']) != 'same']
     k, p, x, _ = max((q for q in parts if q[0] in moved), key=lambda q: abs(q[2] - q[1]), default=parts[0])
-    big = t('graph.lane_is', lane=f'{name[k]} {_signed(x - p)}', label=verdict.word(hv[k, 'split'], hv[k, 'in_turn']))
+    big = t('graph.lane_is', lane=f'{name[k]} {_signed(x - p)}', label=_longer(hv[k, 'split'], hv[k, 'in_turn']))
     one = t('graph.answer.failed', big=big) if moved else t('graph.answer.held', d0=_signed(parts[0][2] - parts[0][
         1]), d1=_signed(parts[1][2] - parts[1][1]))
     turn, split = (Measurement(w, x) for w, x in recording.rest_repeats(run).items())  # the word only: d is the table's
-    three = t('graph.answer.rest', d=_signed(parts[3][2] - parts[3][1]), by=verdict.word(split, turn))
-    h = recording.halves_summary(run)  # together's error = the longer half's + assumption 2's + assumption 3's
-    errs = [max(h['split'].values()) - max(h['in_turn'].values()), *(x - p for _, p, x, _ in parts[2:])]
-    sums = t('graph.answer.errors', each=t('graph.lanes_sep').join(t('graph.lane_is', lane=i, label=_signed(e)) for (
-        i, e) in zip((t('graph.answer.longer'), 2, 3), errs)), total=_signed(sum(errs)), how=t('graph.answer.added' if (
-            min(errs) >= 0 or max(errs) <= 0) else 'graph.answer.cancelled'))
-    best, said = _best(m)
-    pays = next(t(f'graph.pays.{w}') for w in WORDS if w == verdict.compare(m['split'], m[best]))
-    rule = t('graph.answer.vs', pays=pays, together=_ms(m['split'].median), best=said, one=_ms(m[best].median),
-             by=verdict.by(m['split'], m[best]))
-    print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], rule, verdict.answer(
-        one, t('graph.answer.overlap', pct=pct[1], assumed=pct[0]), three, sums), sep='\n')
+    three = t('graph.answer.rest', d=_signed(parts[3][2] - parts[3][1]), by=_longer(split, turn))
+    print(*[t('graph.guess', guess=guess, got=bool(moved))][:guess is not None], verdict.answer(
+        one, t('graph.answer.overlap', pct=pct[1], assumed=pct[0]), three), sep='\n')
 
 
 def step_answer(rec: dict) -> None:
@@ -338,20 +333,19 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 def dag_answer(ex, guess=None) -> None:
     """Exercise 3's answer (the guess first): the critical path outlined; correct?; the lane that finished the drawn run
-    last, its tasks here and alone; the critical path at the faster lane's time alone against the verdict's baseline."""
+    last, its tasks here and alone; the critical path's length; planned against the hatched estimate (vs_model)."""
     from IPython.display import display
     display(draw_dag(ex.dag, ex.lanes, path=True))
-    said, (_, base, name), per = [], _dag_base(ex), ex.per_task()
+    said, per = [], ex.per_task()
     if per:  # start + tasks x time each + waits: when a lane finished
         lb, (took, waited, n, _, _) = max(zip(ex.lanes, per), key=lambda x: x[1][3] + x[1][0] * x[1][2] + x[1][1])
         said = [t('graph.answer.dag_run', took=_ms(ex.trace_wall), n=n, total=len(ex.dag),
                   lane=lane_name(f'lane {ex.lanes.index(lb)}', kinds=['gpu' if k == 0 else 'cpu' for k in ex.threads]),
                   per=_ms(took), alone=_ms(1 / ex.speeds[lb]), wait=_ms(waited))]
-    if ex.speeds:  # the lanes' times per task alone, timed before the run
-        path, alone, b = ex.model['critical_path'], 1 / max(ex.speeds.values()), base.median
-        gain, one = 1 - path * alone / b, {'base': name, 'one': _ms(b)}
-        said.append(t('graph.answer.path', path=f'{path:g}', alone=_ms(alone), bound=_ms(path * alone), vs=t(
-            'graph.answer.bound_less', pct=_pct(gain), **one) if gain > 0 else t('graph.answer.bound_more', **one)))
+    if ex.predicted_ms():  # the hatched bar: the plan at the lanes' times alone, timed before the run
+        said.append(t('graph.answer.path', path=f"{ex.model['critical_path']:g}", fit=verdict.vs_model(t(
+            'graph.dag_short.planned'), ex.measurements[DAG_VARIANTS[1]].median, t('graph.model_dag'),
+            ex.predicted_ms()[DAG_VARIANTS[1]], 'ms')))
     print(*[t('graph.guess_tasks', guess=guess, path=f"{ex.model['critical_path']:g}")][:guess is not None],
           verdict.answer(t('graph.answer.dag_correct'), *said), sep='\n')
 
@@ -361,7 +355,9 @@ def show_dag(ex, guess_ms=None):
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
     print(dag_lines(ex, guess_ms))  # the guess line, if any; the verdict
-    labels = {k: _dag_label(ex, k, style.plot_text) for k in ex.measurements}
+    labels, base = {k: _dag_label(ex, k, style.plot_text) for k in ex.measurements}, _dag_base(ex)[1]
+    labels.update({k: style.plot_text('graph.baseline_row', row=v) for k, v in labels.items() if ex.measurements[
+        k] is base})  # the verdict's baseline, so labelled
     guess = {} if guess_ms is None else {DAG_VARIANTS[1]: float(guess_ms) / 1e3}
     fig, axes = style.figure(nrows=2 if ex.trace else 1, height=8.0 if ex.trace else None, width=12.0)  # room for names
     top = axes[0] if ex.trace else axes

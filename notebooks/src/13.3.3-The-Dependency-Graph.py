@@ -152,31 +152,33 @@ show.draw_graph(graph)
 # The graph predicts *together* ($t_\textrm{par}$) from *one after the other* ($t_\textrm{ser}$, halves $t_0$, $t_1$):
 # the shorter half hides inside the longer one, so together takes the longer half plus the other time:
 #
-# $$t_\textrm{par} \approx \underbrace{t_\textrm{ser} - t_0 - t_1}_\textrm{other time} + \max(t_0, t_1) = t_\textrm{ser} - \min(t_0, t_1),$$
+# $$t_\textrm{par} \approx \underbrace{t_\textrm{ser} - t_0 - t_1}_\textrm{other time} + \max(t_0, t_1) = t_\textrm{ser} - \min(t_0, t_1).$$
 #
-# each a median printed below. It assumes:
+# It assumes:
 #
 # 1. each half runs as fast together as one after the other;
 # 2. both start at once, the shorter inside the longer (overlap 100%);
 # 3. the other time (copies, sum, update, unrecorded time) stays the same.
 #
-# If $t_\textrm{ser} - \min(t_0, t_1)$ is above the baseline printed beside them, expect splitting not to pay here;
-# exercise 3's DAG is where two lanes can. Does the prediction land? Exercise 2 checks each assumption.
+# If $t_\textrm{ser} - \min(t_0, t_1)$ is above the baseline printed beside them, expect splitting not to pay here.
+# Two lanes can pay only where the critical path, the longest chain of dependent work, takes less than one device doing
+# it all (exercise 3). Does the prediction land? Exercise 2 checks each assumption.
 
 # %% [markdown] lang="zh"
 # 依赖图根据“先后运行”（$t_\text{先后}$，两半为$t_0$、$t_1$）预测“同时运行”（$t_\text{同时}$）。
 # 两种方式运行的阶段相同，只是两条链现在可以同时运行。
 # 较短的一半完全与较长的一半重叠，所以“同时运行”的时间是较长的一半加上其他时间：
 #
-# $$t_\text{同时} \approx \underbrace{t_\text{先后} - t_0 - t_1}_\text{其他时间} + \max(t_0, t_1) = t_\text{先后} - \min(t_0, t_1),$$
+# $$t_\text{同时} \approx \underbrace{t_\text{先后} - t_0 - t_1}_\text{其他时间} + \max(t_0, t_1) = t_\text{先后} - \min(t_0, t_1).$$
 #
-# 各项都是下面打印的中位数。这个预测假设：
+# 这个预测假设：
 #
 # 1. 每一半同时运行时和先后运行时一样快；
 # 2. 两半同时开始，较短的一半完全与较长的一半重叠（100%）；
 # 3. 其他时间（复制、求和、更新、未归入任何阶段的时间，见时间线的图例）不变。
 #
-# 如果 $t_\text{先后} - \min(t_0, t_1)$ 比同一行打印的基线还长，就预期拆分在这里不划算；练习3的依赖图才可能划算。
+# 如果$t_\text{先后} - \min(t_0, t_1)$比同一行打印的基线还长，就预期拆分在这里不划算。
+# 只有当关键路径（最长的一条相互依赖的计算链）比一个设备完成全部工作的时间短时，两个计算资源才可能划算（见练习3）。
 # 预测准确吗？练习2逐一检验三个假设。
 
 # %% tags=["nbval-ignore-output"]
@@ -195,17 +197,14 @@ show.step_answer(here)
 # %% [markdown]
 # ## Recorded on a GPU machine
 #
-# The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. The GPU's half is
-# shorter and can hide inside the CPU's, so together's hatched bar is the CPU's half plus the other time. In the
-# timeline, if the CPU's half is longer than the one-device row (the whole step on the GPU), splitting can only be
-# slower.
+# The same cell on a GPU machine: its lanes are the GPU and the CPU, half the minibatch each. In the timeline, if the
+# CPU's half is longer than the one-device row (the whole step on the GPU), splitting can only be slower.
 
 # %% [markdown] lang="zh"
 # ## 在 GPU 上记录的结果
 #
 # 同一个单元格在一台 GPU 机器上运行的结果：那里的两个计算资源是 GPU 和 CPU，各分到半个小批量。
-# 在记录的机器上，GPU 上的半个小批量较短，可以完全与 CPU 上的重叠，所以“同时运行”的斜线条形是 CPU 上的半个小批量
-# 加上其他时间。在时间线中，如果 CPU 上的半个小批量比“一个设备”一行（GPU 上的整次训练迭代）还长，拆分就只会更慢。
+# 在时间线中，如果 CPU 上的半个小批量比“一个设备”一行（GPU 上的整次训练迭代）还长，拆分就只会更慢。
 
 # %% tags=["nbval-ignore-output"]
 recorded = recording.newest()  # the newest recording from a machine with a GPU, or None  #zh: 最新的 GPU 记录结果，没有则为 None
@@ -246,11 +245,11 @@ except d2l_ext.ResultMismatch as e:
 show.wrong_sum_answer(twice_graph, caught, my_guess_graph)
 
 # %% [markdown]
-# **2. Did assumption 1 fail?** It fails if a half ran faster or slower together than one after the other, by the
+# **2. Did assumption 1 fail?** It fails if a half took longer or shorter together than one after the other, by the
 # rule of 13.3.0. Its worked answer judges all three assumptions by the rule.
 
 # %% [markdown] lang="zh"
-# **2. 假设1成立吗？**按 12.3 节概览中的规则，某一半同时运行时比先后运行时更快或更慢，假设1就不成立。
+# **2. 假设1成立吗？**按 12.3 节概览中的规则，某一半同时运行时的执行时间比先后运行时更长或更短，假设1就不成立。
 # 参考答案按规则给出三个假设各自的结论。
 
 # %%
@@ -283,15 +282,15 @@ show.draw_dag(dag, lanes)
 
 # %% [markdown]
 # `dg.dag_plan` makes the plan before the run: the ready task with the longest chain behind it goes to the lane
-# where it would finish first (its colour). Each lane runs its tasks in order, waiting for inputs. The
-# prediction replays the plan at each lane's time alone, as if neither lane slowed the other. Guess the planned run's
-# time, then measure it beside one device running all 21 in order (on a CPU, all cores and one thread; the faster is
-# the baseline).
+# where it would finish first (its colour). Each lane runs its tasks in order, waiting for inputs. The estimate
+# (hatched) replays the plan at the times alone, as if neither lane slowed the other. Guess the planned run's time,
+# then measure it beside one device running all 21 in order (on a CPU, all cores and one thread; the faster is the
+# baseline).
 
 # %% [markdown] lang="zh"
 # `dg.dag_plan` 在运行前做出计划：在可以开始的任务中，剩余路径最长的任务分给能最早完成它的计算资源（图中的颜色）。
 # 每个计算资源按顺序运行自己的任务，并等待它们的输入。
-# 预测按每个计算资源单独运行的执行时间重放这个计划，即假设两个计算资源互不拖慢。
+# 估算（斜线条形）按每个计算资源单独运行的执行时间重放这个计划，即假设两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量，与一个设备按顺序运行全部 21 个任务比较
 # （在 CPU 上用全部核心，以及只用一个线程；较快的一行是基线）。
 
