@@ -4,7 +4,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from ..i18n import t
-from ..results import Times
 from . import style, verdict
 from .communication_timelines import _mode_name, plot_comm_timelines  # noqa: F401 (the lesson reads show.)
 from .parallel import variant_name
@@ -44,25 +43,17 @@ def measured_title(x, w, iters: int, yours: bool | None = None) -> str:
     return style.plot_text('communication.measured_title', k=iters, a=a, b=b, c=c) + by
 
 
-def plot_measured(comparison, guess=None, title=None):
-    """Every repeat of each way (the baseline: in order), grey boxes, measured rows only; the guess (ms) a diamond."""
+def plot_measured(comparison, guess=None, title=None, threads=None):
+    """Every repeat of each way (the baseline: in order), grey boxes, measured rows only; the guess (ms) a diamond;
+    with `threads` (the computing threads), each row's threads under its name (and the copy thread where it has one)."""
     names = {k: _name(k) for k in comparison.measurements}
     names['in_order'] = style.plot_text('parallel.variant.baseline', name=names['in_order'])  # as 13.3.1's baseline
+    for k in names if threads else ():
+        copy = '_copy' if k in ('handoffs', 'overlapped') else ''
+        names[k] += '\n' + style.plot_text('communication.threads' + copy, n=threads)
     times = {names[k]: list(m.times) for k, m in comparison.measurements.items()}
     return plot_repeats(times, guess={names['overlapped']: guess and guess / 1e3}, unit='ms', halves=True,
                         title=title or style.plot_text('communication.measured_title'))
-
-
-def _second_bound(fig, row: int, low: float, high: float, names):
-    """Under `row` (the last), where plot_repeats hatched `low`, a second hatched bar to `high`; each named at its end
-    (`names`: the two, in the plot language; values in the axis's unit)."""
-    ax, y = fig.axes[0], row + 0.25
-    ax.barh(y + 0.2, high, height=0.13, fill=False, hatch='///', edgecolor=style.color('predicted'), lw=1.5)
-    for x, yy, name in ((low, y, names[0]), (high, y + 0.2, names[1])):
-        ax.text(x, yy, ' ' + name, va='center', fontsize=style.MIN_FONT_PT)
-    ax.set_xlim(0, max(ax.get_xlim()[1], high * 1.35))  # the sum's name fits
-    ax.set_ylim(y + 0.35, -0.5)  # room under the row for the second bar
-    return fig
 
 
 def measured_text(comparison) -> str:
@@ -71,16 +62,23 @@ def measured_text(comparison) -> str:
     return verdict.line(_word('overlapped'), m['overlapped'], _word('in_order'), m['in_order'], 'ms')
 
 
+def _added(what: str, name_a: str, a, name_b: str, b, hidden: str = '') -> str:
+    """'<a vs b by the rule>; <what> added X' where a is slower than b, else '... added no clear time<hidden>'."""
+    slower = verdict.compare(a, b) == 'slower'
+    return t('communication.added' if slower else 'communication.added_none', what=what, h=hidden,
+             line=verdict.line(name_a, a, name_b, b, 'ms'), d=verdict.num(a.median - b.median, 'ms'))
+
+
 def measured_answer(comparison) -> str:
     """The worked answer, by the rule on measured rows only: run_and_copy against in order (between the two rows where
-    faster, outside where slower); against the control (what the copies add); the control against products alone
-    (what the copy thread and its hand-offs add)."""
+    faster, outside where slower); against the control (what the copies added, or no clear time: hidden); the control
+    against products alone (what the copy thread and its hand-offs added)."""
     m, way, ctl = comparison.measurements, _word('overlapped'), t('communication.control')
     order = verdict.compare(m['overlapped'], m['in_order'])
-    copies = t('communication.copies', line=verdict.line(way, m['overlapped'], ctl, m['handoffs'], 'ms'))
-    thread = t('communication.handoffs', line=verdict.line(ctl, m['handoffs'], _word('run'), m['run'], 'ms'))
-    return verdict.answer(t('communication.plain', line=t(f'communication.order.{order}', way=way)), copies,
-                          thread[:1].upper() + thread[1:])
+    thread = _added(t('communication.handoffs'), ctl, m['handoffs'], _word('run'), m['run'])
+    return verdict.answer(t('communication.plain', line=t(f'communication.order.{order}', way=way)),
+                          _added(t('communication.copies'), way, m['overlapped'], ctl, m['handoffs'],
+                                 t('communication.hidden_mark')), thread[:1].upper() + thread[1:])
 
 
 def _hid(row, base) -> str:  # ': it hid X of the copy time' where faster than `base` by the rule, else nothing
@@ -200,41 +198,33 @@ ALONE = ('lane1_compute_and_copy', 'lane2_compute')  # exercise 3's lanes alone
 
 
 def exercise_three_alone_text(r) -> str:
-    """Exercise 3's setup as the code made it (a CPU's threads on its cores, or a GPU and the CPU), each lane alone."""
-    a, b = (r.times[k].median for k in ALONE)
+    """Exercise 3's setup as the code made it (a CPU's threads and cores, or a GPU and the CPU); t1, t2, baseline."""
+    a, b, c = (r.times[k].median for k in (*ALONE, 'baseline'))
     t0, t1 = (list(r.lane_threads) + [1, 1])[:2]
     setup = t('communication.ex3.setup_gpu') if r.lanes[0]['kind'] == 'gpu' else t(
         'communication.ex3.setup_cpu', t0=t0, t1=t1, n=t0 + t1 + 1, cores=r.cores or '?')
     return setup + '\n' + t('communication.ex3.alone', a=verdict.num(a, 'ms'), b=verdict.num(b, 'ms'), n=r.size,
-                            k0=r.iters[0], k1=r.iters[-1])  # in ms, as my_guess
-
-
-def _bounds(r) -> tuple[Times, Times]:
-    """max(t1, t2) and t1 + t2 as repeats: the slower lane's, and those plus the other lane's median."""
-    slow, fast = sorted((r.times[k] for k in ALONE), key=lambda m: -m.median)
-    return Times('max', slow.repeated()), Times('sum', [x + fast.median for x in slow.repeated()])
+                            c=verdict.num(c, 'ms'), k0=r.iters[0], k1=r.iters[-1])  # in ms, as my_guess
 
 
 def exercise_three_text(r) -> str:
-    """Exercise 3's worked answer, in ms: together against the model max(t1, t2) (no rule: a model has no repeats),
-    then by the rule against the measured baseline (without one, against the model t1 + t2)."""
-    (low, high), c, name = _bounds(r), r.times['together'], _word('together')
-    vs_sum = verdict.line(name, c, t('parallel.name.baseline'), r.times['baseline'], 'ms') if 'baseline' in r.times \
-        else verdict.vs_model(name, c.median, t('communication.model.sum'), high.median, 'ms')
-    return verdict.answer(t('communication.ex3.answer', vs_sum=vs_sum, vs_max=verdict.vs_model(
-        name, c.median, t('communication.model.max'), low.median, 'ms')))
+    """Exercise 3's worked answer, in ms: together against the floor max(t1, t2) (the slower lane alone; no rule: a
+    floor has no repeats), then by the rule against the measured baseline."""
+    c, name, floor = r.times['together'], _word('together'), max(r.times[k].median for k in ALONE)
+    return verdict.answer(t('communication.ex3.answer', vs_max=verdict.vs_model(
+        name, c.median, t('communication.model.max'), floor, 'ms'), vs_sum=verdict.line(
+        name, c, t('parallel.name.baseline'), r.times['baseline'], 'ms')))
 
 
 def plot_exercise_three(r, guess=None):
-    """Each lane alone, the baseline (where measured) and together (repeats, grey boxes); under together, hatched and
-    named at their ends: max(t1, t2) and t1 + t2; the guess (ms)."""
+    """Each lane alone, the baseline and together (repeats, grey boxes); under together, hatched: the floor
+    max(t1, t2); the guess (ms)."""
     together, rows = _name('together'), [k for k in (*ALONE, 'baseline', 'together') if k in r.times]
     times = {(_baseline(r) if k == 'baseline' else _name(k)): r.times[k].repeated() for k in rows}
-    low, high = (b.median * 1e3 for b in _bounds(r))
-    fig = plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: low / 1e3},
-                       unit='ms', title=style.plot_text('communication.ex3.title'))
-    names = [style.plot_text(f'communication.ex3.{k}') for k in ('max', 'sum')]
-    return _second_bound(fig, len(times) - 1, low, high, names)
+    floor = max(r.times[k].median for k in ALONE)
+    return plot_repeats(times, halves=True, guess={together: guess and guess / 1e3}, predicted={together: floor},
+                        unit='ms', title=style.plot_text('communication.ex3.title'),
+                        predicted_label=style.plot_text('communication.model.max'))
 
 
 def _baseline(r) -> str:  # the baseline's row name: lane 0's device, both jobs (a CPU: every core computes, in order)

@@ -136,7 +136,7 @@ if rec is not None:
 print(show.recorded_lines(rec, my_guess))  # your guess's line per way, then run_and_copy vs the baseline  #zh: 每种方式一行你的猜测，然后比较边计算边复制与基线
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.recorded_answer(rec))  # worked answer: run then copy vs the model; run_and_copy vs run then copy  #zh: 参考答案：先计算后复制与模型比较；边计算边复制与先计算后复制比较
+print(show.recorded_answer(rec))  # worked answer: run then copy vs the estimate; run_and_copy vs run then copy  #zh: 参考答案：先计算后复制与估算比较；边计算边复制与先计算后复制比较
 
 # %% [markdown]
 # **The book's combined cell** is the run-then-copy row. With `non_blocking=True`, PyTorch copies into a new pinned
@@ -171,31 +171,19 @@ print(show.recorded_answer(rec))  # worked answer: run then copy vs the model; r
 # ## Build it: `run_and_copy`
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
-# while the next one computes; return the buffers, safe to read at once. The caller has pinned the buffers (on a GPU).
-# `lane.kind` is `'gpu'` or `'cpu'`. On a CPU the check passes it a 700 × 4 `x`, a 4 × 700 `w` and 20 buffers. Write
-# both branches. The CPU branch stands in for the copy stream and the events:
-#
-# * a copy thread is the copy stream: it calls `torch.set_num_threads(1)`, the computing thread
-#   `torch.set_num_threads(lane.threads)` (a CPU lane's share of the cores);
-# * handing each product through a `queue.Queue` is its event and keeps it alive, as `record_stream` does;
-# * `join()` is `synchronize()`.
-#
-# On any machine, the check also replays your GPU branch on a simulated GPU, in CUDA's order.
+# while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` (the caller pinned the
+# buffers) or `'cpu'`: write both branches. On a CPU a copy thread stands in for the copy stream, handing it a product
+# for the event, and joining it for `synchronize()`. The check passes a 700 × 4 `x` and a 4 × 700 `w` (a cheap product
+# with a large result, so the copies matter) and 20 buffers; it also replays your GPU branch on a simulated GPU.
 
 # %% [markdown] lang="zh"
 # ## 动手实现：`run_and_copy`
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
-# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。调用者已为缓冲区分配锁页内存（在 GPU 上）。`lane.kind` 是 `'gpu'`
-# 或 `'cpu'`。在 CPU 上，检查时传入 700×4 的 `x`、4×700 的 `w` 和 20 个缓冲区。两个分支都要写。
-# CPU 分支这样代替 GPU 上的复制流和事件：
-#
-# * 复制线程就是复制流：它调用 `torch.set_num_threads(1)`，计算线程调用 `torch.set_num_threads(lane.threads)`
-#   （CPU 计算资源分到的核心数）；
-# * 把乘积放入 `queue.Queue`，相当于记录事件，并且像 `record_stream` 那样保证复制完成前乘积不被释放；
-# * `join()` 就是 `synchronize()`。
-#
-# 在任何机器上，检查还会在模拟的 GPU 上按 CUDA 的顺序规则重放你的 GPU 分支。
+# 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'`（在 GPU 机器上，调用者已为缓冲区分配锁页
+# 内存）或 `'cpu'`，两个分支都要写。在 CPU 上用一个复制线程代替复制流：把乘积交给它相当于记录事件，`join()` 它相当于
+# `synchronize()`。检查时传入 700×4 的 `x`、4×700 的 `w`（乘法便宜而乘积很大，所以复制不可忽略）和 20 个缓冲区；
+# 检查还会在模拟的 GPU 上按 CUDA 的顺序规则重放你的 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # at hand for the task  #zh: 供任务使用
@@ -221,18 +209,18 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 # %% [markdown]
 # ## Predict, then measure
 #
-# Without a GPU there is no copy engine: a copy thread on a core of its own stands in. It costs a thread start and a
-# hand-off per product (the control runs both, without copying), and its copies use the memory bandwidth that the
-# products use. So on two cores, expect little or no gain over the baseline, *in order*: each product copied as soon as
-# it is made, in one thread. The check above showed that your code overlaps; the H200 figure is the picture of the gain.
+# Without a GPU there is no copy engine: a copy thread on a core of its own stands in. The baseline here is not the
+# H200's run then copy but *in order*: the computing thread copies each product as soon as it is made, as run_and_copy
+# does, without the copy thread. run_and_copy beats in order only where the copies it hides outlast what its thread and
+# hand-offs add; the control (the thread and hand-offs, no copies) measures those. The H200 figure shows the gain.
 
 # %% [markdown] lang="zh"
 # ## 先预测，再测量
 #
-# 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。它要启动一个线程，每个乘积还要交接一次（对照只做这两件事，
-# 不复制）；它的复制也要占用乘法所用的内存带宽。基线是“每次乘完就复制”：在一个线程中，每个乘积算完就复制。
-# 所以在 2 个核心上，预计边计算边复制比基线快不了多少，甚至不会更快。上面的检查已经表明你的代码确实重叠；
-# 重叠带来的好处见上面 H200 的图。
+# 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。这里的基线不是 H200 上的“先计算后复制”，而是
+# “每次乘完就复制”：计算线程像边计算边复制那样每算完一个乘积就复制，只是不用复制线程。
+# 只有当边计算边复制隐藏的复制时间超过复制线程及其交接增加的时间时，它才比基线快。
+# 对照（只有复制线程及其交接，不复制）测量的就是后者。重叠带来的好处见上面 H200 的图。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -253,7 +241,7 @@ my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本
 
 # %% tags=["nbval-ignore-output"]
 title = show.measured_title(x, w, K2, yours=checked.passed)  # and whose run_and_copy ran  #zh: 以及用的是谁的 run_and_copy
-display(show.plot_measured(measured, guess=my_guess, title=title))  # measured rows only; your guess a diamond  #zh: 只画测量行；你的猜测画成菱形
+display(show.plot_measured(measured, guess=my_guess, title=title, threads=None if GPU else lane.threads))  # threads per row  #zh: 标出每行的线程数
 print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（每次乘完就复制）
 
 # %% [markdown]
@@ -307,7 +295,7 @@ print(show.hazard_text(seen, out, ref_cpu, GPU))
 from d2l_ext.display.panels import CommPanel, PipelinePanel
 
 copy_ms = 1e3 * (alone['in_order'] - alone['run']) / K2  # a copy: what in order adds to products alone, per product  #zh: 一次复制：每次乘完就复制比只做乘法多出的时间，按乘积平均
-model = PipelinePanel(compute_ms=max(0.1, 1e3 * alone['run'] / K2), copy_ms=max(0.1, copy_ms)).show()
+pipeline = PipelinePanel(compute_ms=max(0.1, 1e3 * alone['run'] / K2), copy_ms=max(0.1, copy_ms)).show()
 
 # %% tags=["nbval-ignore-output"]
 panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's cells' setting above  #zh: 上面书中代码的设定
@@ -319,8 +307,8 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's cells' setting 
 #
 # **3. CPU and GPU together, with communication.** Lane 0 computes and copies as `run_and_copy` does; lane 1 only
 # computes. The baseline is one device (a CPU: all its cores) doing both jobs in order. Without a GPU the lanes and
-# lane 0's copy thread share this CPU's cores: where threads outnumber cores (setup printed below), max(t1, t2) cannot
-# hold. Predict "together" (ms) into `my_guess`.
+# lane 0's copy thread share this CPU's cores: where threads outnumber cores (setup printed below), $\max(t_1, t_2)$ is
+# a floor, not a prediction. Predict "together" (ms) against that floor and the baseline, both printed below.
 
 # %% [markdown] lang="zh"
 # ## 练习
@@ -329,20 +317,21 @@ panel = CommPanel(size=N, iters=K, gpu=GPU).show()  # the book's cells' setting 
 #
 # **3. CPU 和 GPU 一起工作，并且相互通信**。计算资源 0 像 `run_and_copy` 那样计算并复制每个乘积，计算资源 1 只做计算。
 # 基线是一个设备（CPU 上用全部核心）依次完成两项任务。没有 GPU 时，两者和计算资源 0 的复制线程共用这个 CPU 的核心。
-# 线程多于核心时（设定见下面的输出），max(t1, t2) 不可能成立。预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
+# 线程多于核心时（设定见下面的输出），$\max(t_1, t_2)$只是下界，不是预测。参照下面打印的下界和基线，
+# 预测“同时运行”的执行时间（毫秒），写进 `my_guess`。
 
 # %% tags=["nbval-ignore-output"]
 ex3 = comm.exercise_three(repeats=5, lanes=d2l_ext.find_lanes('torch'))  # alone, together and the baseline, interleaved, checked  #zh: 单独运行、同时运行和基线，交替计时，检查结果
-print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone  #zh: 代码实际的设定，以及每个计算资源单独运行的执行时间
+print(show.exercise_three_alone_text(ex3))  # the setup as the code made it, each lane alone, the baseline  #zh: 代码实际的设定，每个计算资源单独运行的执行时间和基线
 
 # %%
 my_guess = None  # ms: your guess for together  #zh: 毫秒：你对“同时运行”执行时间的猜测
 
 # %% tags=["nbval-ignore-output"]
-display(show.plot_exercise_three(ex3, my_guess))  # hatched: max(t1, t2) and t1 + t2  #zh: 斜线条形：max(t1, t2) 和 t1 + t2
+display(show.plot_exercise_three(ex3, my_guess))  # hatched: the floor max(t1, t2)  #zh: 斜线条形：下界 max(t1, t2)
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.exercise_three_text(ex3))  # worked answer: together vs the model max(t1, t2), then vs the baseline by the rule  #zh: 参考答案：同时运行与模型 max(t1, t2) 比较，再按规则与基线比较
+print(show.exercise_three_text(ex3))  # worked answer: together vs the floor max(t1, t2), then vs the baseline by the rule  #zh: 参考答案：同时运行与下界 max(t1, t2) 比较，再按规则与基线比较
 
 # %% [markdown]
 # **4. Use a profiler to check the overlap.** `torch.profiler` plays the book's Nsight, on run_and_copy and on in
@@ -391,8 +380,8 @@ print(show.profile_answer(profs, GPU, K2, my_guess_copies))  # worked answer: th
 #
 # ## Pitfalls
 #
-# * **Reading before the sync:** a `non_blocking` result may hold old contents until its stream is synchronized.
-# * **Reading a buffer before `join()`:** the CPU stand-in has the same hazard (the demo above).
+# * **Reading before the sync:** a `non_blocking` result (on a CPU, a buffer before `join()`) may hold old contents
+#   until its stream is synchronized (the demo above).
 
 # %% [markdown] lang="zh"
 # ## 小结
@@ -400,9 +389,9 @@ print(show.profile_answer(profs, GPU, K2, my_guess_copies))  # worked answer: th
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的执行时间等于只做乘法与只做
 #   复制之和。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制时间。
-# * 替代品本身也有开销：去掉它所代替的工作再计时一次（对照行：只有复制线程及其交接，不复制）。
+# * 替代做法本身也有开销：去掉它所代替的工作再计时一次（对照行：只有复制线程及其交接，不复制）。
 #
 # ## 易错点
 #
-# * **同步之前读取**：在负责复制的流同步之前，`non_blocking` 的结果可能还是原有的内容。
-# * **`join()` 之前读取缓冲区**：CPU 上的替代做法有同样的问题（见上面的演示）。
+# * **同步之前读取**：在负责复制的流同步之前（CPU 上：`join()` 之前），`non_blocking` 的结果可能还是原有的内容
+#   （见上面的演示）。
