@@ -39,7 +39,7 @@ MESSAGES = {
     'communication.model.max': '下界 max(t1, t2)',
     'communication.measured_title': '{k} 次乘法：{a}×{b} 矩阵乘以 {b}×{c} 矩阵',
     'communication.by_yours': '你的 run_and_copy（它通过了检查）',
-    'communication.by_ours': '包里的 run_and_copy（你的尚未通过检查）',
+    'communication.by_ours': '参考实现的 run_and_copy（你的版本尚未通过检查）',
     'communication.recorded.alone': ('记录于 {gpu}，{r} 次重复的中位数：只做乘法 {run}，只复制到锁页缓冲区 {copy}'
                                      '\n书中的复制：copy_to_cpu(y) {b}，copy_to_cpu(y, True) {c}'),
     'communication.hidden': '{way}执行时间 {total}，{base}为 {sum}，{by}{hid}。',
