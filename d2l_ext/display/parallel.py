@@ -4,7 +4,6 @@ from __future__ import annotations
 from ..frameworks import framework
 from ..i18n import catalogue, t
 from ..lanes import Lane
-from ..results import Measurement
 from . import style, verdict
 from .repeats import plot_repeats
 from .tables import html, text
@@ -26,11 +25,6 @@ def lanes_table(lanes_by_framework: dict):
     return type('T', (), dict(frame=df, _repr_html_=lambda _: html(df, classes=None), __repr__=lambda _: text(df)))()
 
 
-def serial(result) -> Measurement:
-    """One after the other in each repeat: the lanes' times alone added up, repeat by repeat (interleaved runs)."""
-    return Measurement(t('parallel.name.serial'), [sum(ts) for ts in zip(*(m.repeated() for m in result.lane_times))])
-
-
 def unmeasurable(label: str, busy: float | None) -> str | None:
     """The graders' 'cannot measure here' line where others kept over LOAD_SHARE of the cores busy, else None."""
     from ..grading.measurable import LOAD_SHARE
@@ -48,14 +42,14 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products=False, sum_row=True):
-    """Every repeat of each lane alone, their sum (`sum_row`), together and the baseline where timed; `predicted`
+def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products=False, sum_row=False):
+    """Every repeat of each lane alone, together and the baseline where timed (`sum_row`: unused); `predicted`
     hatched (else result.expected), `guess` a diamond (together's or {'together': .., 'baseline': ..})."""
     counts = getattr(result, 'iters', None) if products else None
     names = [style.plot_text('parallel.alone_row', lane=_plot_label(lane), iters=k) if counts else
              _plot_label(lane) for lane, k in zip(result.lanes, counts or result.lanes)]
-    names += [variant_name('parallel', 'serial_sum')] * sum_row + [variant_name('parallel', 'together')]
-    values = [m.repeated() for m in (*result.lane_times, *[serial(result)] * sum_row, result.together)]
+    names += [variant_name('parallel', 'together')]
+    values = [m.repeated() for m in (*result.lane_times, result.together)]
     rows = {'together': names[-1]}
     if getattr(result, 'baseline', None) is not None:
         lane = result.baseline_lane
@@ -73,20 +67,17 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
 
 
 def plot_book_slides():
-    """The book's point from d2l's slides (parallel.BOOK_SLIDES, one timing each): GPU1, GPU2, their sum, together."""
+    """The book's point from d2l's slides (parallel.BOOK_SLIDES, one timing each): GPU1, GPU2, their sum, together,
+    each a bar from zero on a full axis, its value at its end."""
     from ..parallel import BOOK_SLIDES as s
-    return plot_bars({'GPU1': s['GPU1'], 'GPU2': s['GPU2'], style.plot_text('parallel.book_sum'): s['GPU1'] + s[
-        'GPU2'], style.plot_text('parallel.book_both'): s['GPU1 & GPU2']}, style.plot_text('parallel.book_title'), 4)
-
-
-def plot_bars(values: dict, title=None, digits: int = 3, ax=None):
-    """One number a row (a timing, or a median) as a bar from zero on a full axis, its value at its end (seconds)."""
-    _, ax = (None, ax) if ax else style.figure(height=1.4 + 0.55 * len(values))
+    values = {'GPU1': s['GPU1'], 'GPU2': s['GPU2'], style.plot_text('parallel.book_sum'): s['GPU1'] + s['GPU2'],
+              style.plot_text('parallel.book_both'): s['GPU1 & GPU2']}
+    _, ax = style.figure(height=1.4 + 0.55 * len(values))
     ax.bar_label(ax.barh(list(values), list(values.values()), height=0.5, color=style.color('measured'), alpha=0.6),
-                 [verdict.num(v, 's', digits) for v in values.values()], padding=4)
+                 [verdict.num(v, 's', 4) for v in values.values()], padding=4)
     ax.set(ylim=(len(values) - 0.5, -0.5), xlim=(0, 1.2 * max(values.values())), xlabel=style.plot_text(
         'style.time_axis', unit=style.unit_text('s')))
-    return ax.set_title(title or '', loc='left').figure
+    return ax.set_title(style.plot_text('parallel.book_title'), loc='left').figure
 
 
 def alone_line(rows) -> str:
@@ -146,24 +137,26 @@ def _ways(r):
     return r.times['issued_together'], r.times['one_at_a_time']
 
 
-def _engine(r, text=t) -> str:  # 'MXNet (NaiveEngine)', the control; on a CPU: 'PyTorch (threads per product: 1)'
-    name, n, w = framework(r.framework).display, r.threads * (r.engine == 'eager'), getattr(r, 'workers', 0) or int(
-        r.engine == 'NaiveEngine')  # NaiveEngine: one operation at a time, one engine thread (the model divides by it)
+def _engine(r, text=t) -> str:  # on a CPU 'PyTorch (threads per product: 1)'; 'MXNet (engine threads: 2)'
+    name, n, w = framework(r.framework).display, r.threads * (r.engine == 'eager'), getattr(r, 'workers', 0)
     e = text('parallel.threads', n=n) if n else text('parallel.workers', n=w) if w else r.engine
-    return name if e in ('eager', 'ThreadedEnginePerDevice') else text('parallel.run_of', engine=e, framework=(
-        name + ' NaiveEngine' * (r.engine == 'NaiveEngine')))
+    return name if e in ('eager', 'ThreadedEnginePerDevice') else text('parallel.run_of', engine=e, framework=name)
 
 
 def independence_answer(runs) -> str:
-    """Exercise 1's answer: PyTorch's no (eager); MXNet's control, then MXNet vs its own one at a time, by the rule
-    (each framework against itself only: their threads differ)."""
-    faster = [verdict.compare(*_ways(x)) == 'faster' for x in runs]
+    """Exercise 1's answer in the guess's unit (times as fast): MXNet's control, PyTorch one at a time (its threads per
+    product, printed) against MXNet issued together, then MXNet against its own one at a time, by the rule."""
     unit = 's' if max(max(m.repeated()) for x in runs for m in _ways(x)) >= 1 else 'ms'  # the figure's unit
-    said = [dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), by=verdict.by(x, y),
-                 x=verdict.num(y.median / x.median, 'x')) for x, y in map(_ways, runs)]
-    answer = len(runs) > 2 and ('no' if not faster[1] else 'mxnet_unclear' if faster[2] else 'yes')  # MXNet's key
-    lines = [t('parallel.answer.torch')] + (
-        [t('parallel.answer.naive', **said[2]), t(f'parallel.answer.{answer}', **said[1])] if answer else [])
+    pairs = [*map(_ways, runs)]  # each run's two ways; with MXNet, last: PyTorch one at a time, MXNet together
+    pairs += [(pairs[0][1], pairs[1][0])] if len(runs) > 2 else []
+    said = [dict(a=verdict.num(x.median, unit), b=verdict.num(y.median, unit), x=verdict.num(y.median / x.median, 'x'),
+                 by=verdict.by(x, y) if verdict.compare(x, y) == 'same' else verdict.word(x, y))  # the ratio: the unit
+            for x, y in pairs]
+    q, faster = min(1, len(runs) - 1), [verdict.compare(*_ways(x)) == 'faster' for x in runs]  # q: MXNet, else PyTorch
+    answer = 'no' if not faster[q] else 'mxnet_unclear' if len(runs) > 2 and faster[2] else 'yes'
+    last = t(f'parallel.answer.{answer}', name=framework(runs[q].framework).display, **said[q])
+    lines = [t('parallel.answer.naive', **said[2]), t('parallel.answer.across', torch=_engine(runs[0]), **said[3]),
+             last] if len(runs) > 2 else [last]
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # a verdict a line, MXNet's (the question's) last
     return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1]))
 
@@ -182,13 +175,18 @@ def plot_independence(runs, guess: float | None = None):
         guessed[both] = _ways(run)[1].median / guess if guess and run is r else None  # the model: MXNet's engine only
         predicted.update({both: _ways(run)[1].median / run.at_once} if run.framework == 'mxnet' else {})
     title = style.plot_text('parallel.independence_title', iters=runs[0].iters, size=runs[0].size) + '\n' + \
-        style.plot_text('parallel.sep').join(_engine(run, style.plot_text) for run in runs)  # threads: said once
+        style.plot_text('parallel.sep').join(_engine(run, style.plot_text) for run in runs[:2])  # NaiveEngine: its rows
     return legend_below(plot_repeats(times, unit='auto', halves=True, predicted=predicted, guess=guessed, title=title,
-                                     predicted_label=style.plot_text('parallel.model.at_once')), y=-0.1)
+                                     predicted_label=style.plot_text('parallel.model.at_once')), y=-0.14)
 
 
 def _pair(r) -> tuple[str, str, int]:  # exercise 2's judged row, its control (first row), the model's speed-up (1x)
     return ('two_threads', 'one_thread', 1) if r.kind == 'cpu' else ('two_streams', 'one_lane', 1)
+
+
+def _share_by(a, b) -> str:  # verdict.by, a share even from 3x faster on: exercise 2's one unit form (its bound's)
+    return t('verdict.faster_by', pct=f'{1 - a.median / b.median:.0%}') if verdict.compare(a, b) == 'faster' and (
+        3 * a.median <= b.median) else verdict.by(a, b)
 
 
 def small_ops_answer(r) -> str:
@@ -198,13 +196,12 @@ def small_ops_answer(r) -> str:
     named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
-    said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=verdict.by(ts[a], ts[b])),
-            t('parallel.small.bmm', bmm=ms['batched'], by=verdict.by(ts['batched'], ts[b]))]
+    said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=_share_by(ts[a], ts[b])),
+            t('parallel.small.bmm', bmm=ms['batched'], by=_share_by(ts['batched'], ts[b]))]
     if 'one_core' in ts:  # the control: two cores vs one; only where the rule parts them the bound, 1 - r/2
         parted, v = verdict.compare(ts[b], ts['one_core']) != 'same', 100 * (1 - ts[a].median / ts[b].median)
-        saved = ('−' if v < 0 else '') + t('verdict.unit.%', value=verdict.sig(abs(v), 2) if abs(v) < 10 else
-                                           f'{abs(v):.0f}')
-        said[1:1] = [t('parallel.small.control', b=ms[b], c=ms['one_core'], by=verdict.by(ts[b], ts['one_core'])),
+        saved = t('verdict.unit.%', value=verdict.sig(v, 2) if abs(v) < 10 else f'{v:.0f}').replace('-', '−')
+        said[1:1] = [t('parallel.small.control', b=ms[b], c=ms['one_core'], by=_share_by(ts[b], ts['one_core'])),
                      _bound(ts['one_core'], ts[b], 'ms', saved) if parted and r.threads == 1 else
                      '' if parted else t('parallel.small.no_bound')]
     return verdict.answer(*([gone] if gone else filter(None, said)))

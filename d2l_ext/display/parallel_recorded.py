@@ -43,7 +43,7 @@ def recorded_figure(rec, guess=None, max_bars: int = 200):
     p, (fig, axes), share = rec.parallel[0], style.figure(nrows=2, height=8.0), _share(guess)
     axes[0].get_gridspec().set_height_ratios([5, 3.5])  # the guessed share: the baseline's median less it
     plot_parallel(p, ax=axes[0], guess={'together': None if share is None else p.baseline.median * (1 - share)},
-                  predicted=_predicted(p), products=True, sum_row=False, title=style.plot_text(
+                  predicted=_predicted(p), products=True, title=style.plot_text(
                       'parallel.recorded_title', size=p.size, repeats=len(p.together.times), **_when(rec)))
     b, band = p.baseline.median, dict(color=style.color('cpu'), alpha=0.3, linewidth=0)  # results.within_share
     axes[0].fill_betweenx([1.55, 3.45], b * (1 - MIN_SHARE), b / (1 - MIN_SHARE), zorder=0, **band)
@@ -81,6 +81,8 @@ def recorded_lines(rec, guess=None) -> str:
 def plot_recorded_sync(rec):
     """13.3.1's recorded sync run: every repeat of each way of waiting (with one GPU the book's is every device's)."""
     import types
+    if rec is None:  # no recording shipped: recorded_sync_line says so
+        return None
     sync, one_gpu = rec.sync_mistake, len(rec.machine.get('gpus', [])) < 2
     times = {k: m for k, m in sync.times.items() if not (one_gpu and k == 'book_synchronize')}
     return plot_variants(types.SimpleNamespace(area=sync.area, times=times), halves=False, title=style.plot_text(
@@ -89,9 +91,9 @@ def plot_recorded_sync(rec):
 
 def recorded_sync_line(rec) -> str:
     """What the clock measured with no wait (13.3.1): only the queueing; with a wait for every device, the work."""
-    sync = rec.sync_mistake
+    sync = rec and rec.sync_mistake
     if not (times := sync.times if sync else None):
-        return ''
+        return t('panels.no_gpu_recordings') if rec is None else ''
     return t('parallel.sync_line', products=sum(sync.iters), **{k: verdict.num(times[v].median, 'ms') for k, v in (
         ('no_wait', 'no_wait'), ('every', 'every_device'))})  # in the figure's unit
 

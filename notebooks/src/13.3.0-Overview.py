@@ -24,11 +24,12 @@
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs. Here: a recorded H200 run; later lessons also measure on your machine.
+# The book shows both with two GPUs. Here: a recorded H200 run. Later lessons also measure on your machine; where two
+# lanes share one CPU's cores, they measure how much the sharing costs.
 #
 # | notebook | what you will see |
 # |---|---|
-# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | two jobs on two lanes at once (two devices, or two halves of one CPU), against one device doing both; small products on two CPU lanes (exercise 2); what the clock waits for |
+# | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | the book's cells on this machine; what the clock waits for; two jobs on two lanes at once (two devices, or two halves of one CPU), against one device doing both; small products on two CPU lanes (exercise 2) |
 # | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes |
 # | [13.3.3 Extra: The Dependency Graph of Fig. 13.3.1](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step split into two halves run at once, against one device |
 # | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
@@ -46,13 +47,14 @@
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
 # 书中用两个 GPU 展示了这两点。本节展示在 H200 上记录的运行；之后各节还会在你的机器上测量。
+# 两个计算资源共用一个 CPU 的核心时，之后各节会测出共用要付出多少时间。
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
-# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 两项任务同时在两个设备（或 CPU 的两半核心）上运行，与一个设备完成它们所用的时间相比较；练习 2 改用小矩阵乘法；最后说明计时要等待哪些设备。 |
+# | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 在这台机器上运行书中的代码；计时要等待什么；两项任务同时在两个设备上运行（或把 CPU 的核心分成两半），与一个设备完成它们所用的时间相比较；练习 2 改用小矩阵乘法 |
 # | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
-# | [扩展：在反向传播仍在进行时全归约（allreduce）梯度](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
+# | [扩展：在反向传播的同时对梯度做全归约](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
 
 # %%
 # %matplotlib inline
@@ -73,7 +75,7 @@ print(machine_line(mxnet=False))
 # feed the GPU).
 #
 # Each lane ran one job, the book's `run`: independent products of 2000 × 2000 matrices (the book's 4000 × 4000 would
-# leave the CPU only a few), the most that fit in 0.5 s alone. The **baseline** is the GPU alone doing both jobs'
+# leave the CPU only a few), as many as that lane alone finishes in 0.5 s. The **baseline** is the GPU alone doing both jobs'
 # products. The next cell prints each job's products and its time alone.
 
 # %% [markdown] lang="zh"
@@ -85,7 +87,7 @@ print(machine_line(mxnet=False))
 # GPU 和 CPU 各是一个**计算资源**，即能与其他工作同时运行的硬件（CPU 留出一个核心给 GPU 发指令）。
 #
 # 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法（若用书中的 4000×4000，CPU 只能做几次），
-# 乘法次数取单独运行 0.5 秒内能完成的最多次数。
+# 每项任务的乘法次数是该计算资源单独运行 0.5 秒能完成的次数。
 # **基线**是 GPU 单独完成两项任务的全部乘法所用的时间。下一个单元格输出每项任务的乘法次数和单独运行的执行时间。
 
 # %% tags=["nbval-ignore-output"]
@@ -100,15 +102,17 @@ print(recorded_alone(rec))
 # One rule decides every comparison. The middle halves of the two rows' repeats (grey boxes) must not
 # overlap, and the medians must differ by at least 5% of the larger median. Only then is a way *faster* (or
 # *slower*); otherwise there is *no clear difference*.
-#
+
+# %% [markdown] lang="zh"
+# 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的测量值）互不重叠；中位数之差至少是较大中位数的5%。
+# 两个条件都满足，才算**更快**（或**更慢**）；否则就是**没有明显差别**。
+
+# %% [markdown]
 # **Exercise.** Compared with the baseline, running together takes the CPU's job off the GPU. By what share at most
 # can that cut the baseline's time? Hint: if the CPU's job took no time at all, what would the GPU still have to do? Write the share into
 # `my_guess` (0.1 or 10 for 10%).
 
 # %% [markdown] lang="zh"
-# 所有比较都用同一条规则，它有两个条件：两行的灰色方框（中间50%的测量值）互不重叠；中位数之差至少是较大中位数的5%。
-# 两个条件都满足，才算**更快**（或**更慢**）；否则就是**没有明显差别**。
-#
 # **练习**：与基线相比，同时运行时 CPU 的任务不再由 GPU 来做。这最多能让基线的执行时间缩短百分之几？
 # 提示：即使 CPU 的任务完全不花时间，GPU 还要做什么？把你的猜测写进 `my_guess`（0.1 或 10 都表示 10%）。
 
@@ -116,15 +120,19 @@ print(recorded_alone(rec))
 my_guess = None  # the share of the baseline's time saved, e.g. 0.1  #zh: 基线执行时间缩短的比例，例如 0.1
 
 # %% [markdown]
-# Top: every repeat, each model hatched and labelled, your guess a diamond on together's row. Bottom: together's
+# If that share is under the rule's 5%, expect no clear difference: the rule needs medians at least 5% apart.
+#
+# Top: every repeat, each estimate hatched and labelled, your guess a diamond on together's row. Bottom: together's
 # median run.
 
 # %% [markdown] lang="zh"
-# 上图画出每次测量，斜线条形是模型的预测，下方注明了模型；菱形是你的猜测（画在“同时运行”一行）。
+# 如果这个比例低于规则中的5%，就应当没有明显差别：规则要求中位数至少相差5%。
+#
+# 上图画出每次重复，斜线条形是估算值，下方注明了估算方法；菱形是你的猜测（画在“同时运行”一行）。
 # 下图是“同时运行”中执行时间居中的那次运行。
 
 # %% tags=["nbval-ignore-output"]
-recorded_figure(rec, my_guess)  # every repeat as a dot; your guess, once set, as a diamond  #zh: 每次测量画成一个点；写下猜测后，猜测画成菱形
+recorded_figure(rec, my_guess)  # every repeat as a dot; your guess, once set, as a diamond  #zh: 每次重复画成一个点；写下猜测后，猜测画成菱形
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
 print(recorded_answer(rec))  # the worked answer, from the recording's numbers  #zh: 参考答案，由记录中的数字得出
@@ -138,17 +146,18 @@ print(recorded_answer(rec))  # the worked answer, from the recording's numbers  
 #
 # ## Pitfalls
 #
-# - **Comparing with the two alone, added**: that sum is not a baseline; compare with one device doing both jobs.
+# - **Comparing with the sum of the two times alone**: that sum is not a baseline; compare with one device doing both
+#   jobs.
 # - **One number**: a single run hides the spread; look at every repeat.
 
 # %% [markdown] lang="zh"
 # ## 小结
 #
 # - 要把同时运行与一个设备完成两项任务相比。这里加上 CPU 没有明显差别。
-# - 加上一个设备，至多省下原设备花在被接走的工作上的时间。
+# - 新设备接走多少工作，至多就省下原设备做这些工作的时间。
 # - 只按规则判断更快或更慢。
 #
 # ## 易错点
 #
 # - **与两者单独执行时间之和比较**：这个和不是基线；要与一个设备完成两项任务相比。
-# - **只看一个数字**：一次运行看不出波动；要看每次测量。
+# - **只看一个数字**：一次运行看不出波动；要看每次重复。

@@ -46,7 +46,7 @@ print(machine_line())
 # ## 在这台机器上运行书中的代码
 #
 # 书中的 `devices = d2l.try_all_gpus()` 需要两个 GPU（GPU 不足两个时，例如在 Colab 上，`devices[1]` 会引发
-# `IndexError`）。所以改用这台机器上的两者：两个 GPU，一个 GPU 加 CPU，或者 CPU 的两半核心。
+# `IndexError`）。所以改用这台机器上的两个计算资源：两个 GPU，一个 GPU 加 CPU，或者把 CPU 的核心分成两半。
 
 # %% tags=["nbval-ignore-output"]
 import torch
@@ -136,8 +136,8 @@ from d2l_ext.display.parallel_recorded import plot_recorded_sync, recorded_sync_
 from d2l_ext.recorded import newest
 
 rec = newest()  # the newest GPU recording shipped with the package  #zh: 包里附带的最新 GPU 记录结果
-print(recorded_sync_line(rec) if rec else d2l_ext.t('panels.no_gpu_recordings'))
-plot_recorded_sync(rec) if rec else None
+print(recorded_sync_line(rec))  # without a recording: one line saying so  #zh: 没有记录结果时，输出一行说明
+plot_recorded_sync(rec)
 
 # %% [markdown]
 # ## Two lanes at the same time
@@ -146,9 +146,9 @@ plot_recorded_sync(rec) if rec else None
 # `torch.set_num_threads(lane.threads)`.
 
 # %% [markdown] lang="zh"
-# ## 两者同时运行
+# ## 两个计算资源同时运行
 #
-# 一个线程就能让多个 GPU 都忙起来，但 CPU 的两半核心不行。它们各需要自己的 Python 线程，
+# 一个线程就能让多个 GPU 都忙起来，但把 CPU 的核心分成两半时不行：两半各需要自己的 Python 线程，
 # 每个线程调用 `torch.set_num_threads(lane.threads)`，设定自己的线程数。
 
 # %% [markdown]
@@ -241,12 +241,12 @@ rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeat
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# How long will the two lanes take together? Write it, in seconds, into `my_guess`. The hatched bar is the model for
-# separate hardware, $\max(t_1, t_2)$.
+# How long will the two lanes take together? Write it, in seconds, into `my_guess`. The hatched bar is the estimate
+# $\max(t_1, t_2)$, which assumes separate hardware.
 
 # %% [markdown] lang="zh"
 # 两项任务同时运行要多久？把你的预测（秒）写进 `my_guess`。
-# 斜线条形是硬件相互独立时的模型$\max(t_1, t_2)$。
+# 斜线条形是估算值$\max(t_1, t_2)$，它假定硬件相互独立。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
@@ -331,11 +331,11 @@ small = parallel.small_ops(size=64, iters=400, repeats=31)  # iters: products pe
 print(small_ops_baseline(small))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# If the baseline used the whole device fully, two lanes would take its time (the model). How long will two lanes
+# If the baseline used the whole device fully, two lanes would take its time (the estimate). How long will two lanes
 # together take, in ms? Write it into `my_guess`.
 
 # %% [markdown] lang="zh"
-# 如果基线充分利用了整个设备，同时运行的执行时间就与它相同（模型）。同时运行要多少毫秒？把你的猜测写进 `my_guess`。
+# 如果基线充分利用了整个设备，同时运行的执行时间就与它相同（估算）。同时运行要多少毫秒？把你的猜测写进 `my_guess`。
 
 # %%
 my_guess = None  # two lanes together, in ms  #zh: 两个计算资源同时运行的执行时间（毫秒）
@@ -358,8 +358,6 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Pitfalls
 #
-# * **Comparing only with one after the other**: two lanes beat that sum even when they are no faster than the
-#   baseline; compare with the baseline.
 # * **Timing without synchronizing**: the clock stops before GPU work has run; wait for every device used.
 
 # %% [markdown] lang="zh"
@@ -370,9 +368,8 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 # * 在相互独立的硬件上，同时运行的执行时间约为$\max(t_1, t_2)$。
 #   在 CPU 上，两者同时运行至多省下基线执行时间的$1 - r/2$（$r$：基线比一个核心快的倍数）。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
-# * 用各自实测的执行时间做预测，再看每次测量。
+# * 用各自实测的执行时间做预测，再看每次重复。
 #
 # ## 易错点
 #
-# * **只与先后运行相比**：即使同时运行不比基线快，它也比先后运行快；要与基线相比。
 # * **不同步就计时**：GPU 上的工作还没运行完，计时就结束了；要等待用到的每个设备。
