@@ -203,7 +203,7 @@ class ParallelPanel(Panel):
         r = dispatch(measure_parallel, self.framework.value, None, progress=self._progress, size=size, iters=iters,
                      repeats=self.repeats, max_seconds=LIMIT_S, options=self._options())
         self._add(r, {'#': len(self.results) + 1, t('panels.framework'): framework(r.framework).display})
-        show_in(self.plot, plot_parallel(r, sum_row=False))  # as 13.3.0's figure: no 'two alone, added' row
+        show_in(self.plot, plot_parallel(r))
 
 
 class CommPanel(Panel):

@@ -42,8 +42,8 @@ def _plot_label(lane: dict) -> str:
     return style.plot_lane(Lane.from_dict(lane), lane['framework'])
 
 
-def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products=False, sum_row=False):
-    """Every repeat of each lane alone, together and the baseline where timed (`sum_row`: unused); `predicted`
+def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, products=False):
+    """Every repeat of each lane alone, together and the baseline where timed; `predicted`
     hatched (else result.expected), `guess` a diamond (together's or {'together': .., 'baseline': ..})."""
     counts = getattr(result, 'iters', None) if products else None
     names = [style.plot_text('parallel.alone_row', lane=_plot_label(lane), iters=k) if counts else
