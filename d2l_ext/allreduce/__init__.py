@@ -4,7 +4,7 @@ import importlib
 _HOMES = {'ProcessFailed': 'worker', 'run_allreduce': 'worker', 'make_plan': 'plan', 'world_sizes': 'plan',
           'AllreduceResult': 'results', 'Prediction': 'results', 'Version': 'results',
           **{name: 'steps' for name in ('backward_then_allreduce', 'flat_allreduce', 'allreduce_in_hooks',
-                                         'allreduce_in_buckets', 'loss_of', 'mlp')}}
+                                         'allreduce_in_buckets', 'loss_of', 'mlp', 'bucket_params')}}
 __all__ = sorted(_HOMES)
 
 

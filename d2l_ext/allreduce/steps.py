@@ -85,18 +85,18 @@ def allreduce_in_hooks(model, X, y, optimizer):
     optimizer.step()
 
 
+def bucket_params(params, cap_bytes):
+    """(d)'s buckets, given to the learner: lists of those `params` that need a gradient, in their order, each closed
+    once it holds cap_bytes (the last may hold less), as DDP's rule (buckets_of)."""
+    params = [p for p in params if p.requires_grad]
+    sizes = [p.numel() * p.element_size() for p in params]
+    return [[params[i] for i in b] for b in buckets_of(sizes, cap_bytes / 2**20)]
+
+
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     """(d): buckets of bucket_mb MiB filled in reverse parameter order, each all-reduced once full."""
     #zh: （d）按参数的逆序把梯度装进 bucket_mb MiB 的桶，每个桶装满就做一次全归约
-    params = [p for p in reversed(list(model.parameters())) if p.requires_grad]  # backward's order  #zh: 反向传播的顺序
-    buckets, current, size = [], [], 0
-    for p in params:  # a bucket closes at bucket_mb MiB (2**20 bytes)  #zh: 桶满 bucket_mb MiB 时关闭
-        current.append(p)
-        size += p.numel() * p.element_size()
-        if size >= bucket_mb * 2**20:
-            buckets.append(current)
-            current, size = [], 0
-    buckets += [current] if current else []
+    buckets = bucket_params(reversed(list(model.parameters())), bucket_mb * 2**20)  # given  #zh: 已给出
     bucket_of = {p: b for b, members in enumerate(buckets) for p in members}
     missing = [len(members) for members in buckets]  # gradients each bucket waits for  #zh: 每个桶还在等的梯度数
     works = []
@@ -108,7 +108,7 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
             flat = torch.cat([q.grad.reshape(-1) for q in buckets[b]]) / dist.get_world_size()
             works.append((buckets[b], flat, dist.all_reduce(flat, async_op=True)))
 
-    hooks = [p.register_post_accumulate_grad_hook(ready) for p in params]
+    hooks = [p.register_post_accumulate_grad_hook(ready) for p in bucket_of]
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for members, flat, work in works:
@@ -122,8 +122,7 @@ def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
 
 def buckets_kept(model, X, y, optimizer, bucket_mb):
     """(d)'s control: its buckets and calls, each into a buffer made once (as DDP keeps its buckets), no new tensor."""
-    params = [p for p in reversed(list(model.parameters())) if p.requires_grad]
-    groups = [[params[i] for i in b] for b in buckets_of([p.numel() * p.element_size() for p in params], bucket_mb)]
+    groups = bucket_params(reversed(list(model.parameters())), bucket_mb * 2**20)
     flats = _KEPT.setdefault((id(model), bucket_mb), [torch.empty(sum(q.numel() for q in b)) for b in groups])
     bucket_of, left, works = {p: b for b, members in enumerate(groups) for p in members}, [len(b) for b in groups], []
     pieces = lambda b: zip(groups[b], flats[b].split([q.numel() for q in groups[b]]))  # noqa: E731
@@ -136,7 +135,7 @@ def buckets_kept(model, X, y, optimizer, bucket_mb):
                 piece.copy_(q.grad.reshape(-1))
             works.append((b, dist.all_reduce(flats[b].div_(dist.get_world_size()), async_op=True)))
 
-    hooks = [p.register_post_accumulate_grad_hook(ready) for p in params]
+    hooks = [p.register_post_accumulate_grad_hook(ready) for p in bucket_of]
     optimizer.zero_grad()
     loss_of(model, X, y).backward()
     for b, work in works:

@@ -13,7 +13,7 @@ from torch import nn
 from ..allreduce import harness
 from ..allreduce import steps as _steps
 from ..allreduce.plan import free_port
-from ..allreduce.steps import loss_of
+from ..allreduce.steps import bucket_params, loss_of
 from . import allreduce_checks as checks
 from . import allreduce_ranks as ranks
 from .allreduce_overlap import overlap
@@ -81,7 +81,7 @@ def budget_s(task_id: str) -> float:
 
 def namespace() -> dict:
     """What the learner's cell may use without importing: the lesson's names."""
-    return {'torch': torch, 'dist': dist, 'nn': nn, 'math': math, 'loss_of': loss_of}
+    return {'torch': torch, 'dist': dist, 'nn': nn, 'math': math, 'loss_of': loss_of, 'bucket_params': bucket_params}
 
 
 def _task(task_id) -> Task:

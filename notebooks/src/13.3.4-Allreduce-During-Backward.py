@@ -36,7 +36,7 @@ import torch.distributed as dist
 from IPython.display import display
 
 import d2l_ext
-from d2l_ext.allreduce import loss_of, recording, run_allreduce, world_sizes
+from d2l_ext.allreduce import bucket_params, loss_of, recording, run_allreduce, world_sizes
 from d2l_ext.display import allreduce as show
 from d2l_ext.display import allreduce_recorded as recorded
 
@@ -151,18 +151,19 @@ checked['c'] = d2l_ext.check('13.3.4-c-hooks', allreduce_in_hooks)
 #@source d2l_ext.allreduce.steps.allreduce_in_hooks
 
 # %% [markdown]
-# **(d) Buckets**, as DDP does (c): large buckets make few calls, small ones start early. A
-# bucket takes the parameters that need a gradient, in reverse order, until it holds `bucket_mb` MiB or more. Once
-# its last gradient is ready, flatten the bucket and all-reduce it.
+# **(d) Buckets**, as DDP does (c): large buckets make few calls, small ones start early. Given: `bucket_params`
+# fills the buckets: the parameters that need a gradient, in reverse order, until a bucket holds `bucket_mb` MiB.
+# You write the rest: once a bucket's last gradient is ready, flatten the bucket and all-reduce it.
 
 # %% [markdown] lang="zh"
-# **（d）分桶**，即 DDP 做（c）的方式：桶大，调用次数少；桶小，开始得早。按逆序把需要梯度的
-# 参数装进桶，一个桶装到至少 `bucket_mb` MiB 为止。桶中最后一个梯度就绪时，这个桶展平后做全归约。
+# **（d）分桶**，即 DDP 做（c）的方式：桶大，调用次数少；桶小，开始得早。已给出的 `bucket_params` 按逆序把需要梯度的
+# 参数装进桶，一个桶装到至少 `bucket_mb` MiB 为止。你来写其余部分：桶中最后一个梯度就绪时，这个桶展平后做全归约。
 
 # %%
 def allreduce_in_buckets(model, X, y, optimizer, bucket_mb):
     # (d) Buckets of bucket_mb MiB in reverse parameter order, each all-reduced as soon as it is full  #zh: （d）按逆序把参数装进 bucket_mb MiB 的桶，每个桶一装满就全归约
-    # TODO: fill the buckets as above; once a bucket's last gradient is ready, start its all-reduce, averaged  #zh: TODO：按上文装桶；一个桶的最后一个梯度就绪时，发起它的全归约（取平均）
+    # Given: buckets = bucket_params(reversed(list(model.parameters())), bucket_mb * 2**20), lists of parameters  #zh: 已给出：buckets = bucket_params(reversed(list(model.parameters())), bucket_mb * 2**20)，由参数组成的列表
+    # TODO: once a bucket's last gradient is ready (a hook per parameter), start its all-reduce, averaged  #zh: TODO：一个桶的最后一个梯度就绪时（每个参数一个钩子），发起它的全归约（取平均）
     # Before the step, wait for every bucket, copy its pieces back into the gradients and remove the hooks  #zh: 更新参数之前，等待每个桶完成，把各段复制回各个梯度，并移除钩子
     raise NotImplementedError
 
