@@ -206,22 +206,18 @@ def test_measured_lines_and_worked_answer_use_measured_rows_only():
         assert show.rates_text(c) == 'products alone 5.15 ms; in order 9.55 ms'
         # the one verdict line: against the baseline, in order, as measured
         assert show.measured_text(c) == 'run_and_copy 6.25 ms vs in order 9.55 ms: faster (35% less time)'
-        # the worked answer, by the rule: where it landed against in order; what the copies added over the control
-        # (no clear time: hidden); what the control (thread and hand-offs, no copies) added over products alone
+        # the worked answer: what the copies (in order - products alone) and the thread and hand-offs (control -
+        # products alone) cost, as differences of medians, so what overlap can save at most; then the rule vs in order
         assert show.measured_answer(c) == (
-            'Worked answer: run_and_copy between the two rows (faster than in order). run_and_copy 6.25 ms vs the '
-            'control 6.15 ms: no clear difference (medians within 5%); the copies added no clear time (hidden). The '
-            'control 6.15 ms vs products alone 5.15 ms: slower (19% more time); the thread and hand-offs added '
-            '1.00 ms.')
-        slow = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.0120, 0.0122]})
-        # slower than in order by the rule: said to lie outside the two rows; the copies added time over the control
-        assert show.measured_answer(slow).startswith(
-            'Worked answer: run_and_copy outside the two rows (slower than in order). run_and_copy 12.1 ms vs the '
-            'control 6.15 ms: slower (97% more time); the copies added 5.95 ms.')
-        near = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'overlapped': [0.0093, 0.0099]})
-        # a median above in order's that the rule cannot tell apart is 'no clear difference', not 'outside'
-        assert show.measured_answer(near).startswith(
-            'Worked answer: run_and_copy not clearly between the two rows (no clear difference).')
+            'Worked answer: the copies cost 4.40 ms (in order − products alone); the thread and hand-offs cost 1.00 ms '
+            '(control − products alone): here overlap can save at most 3.40 ms. run_and_copy 6.25 ms vs in order '
+            '9.55 ms: faster (35% less time).')
+        slow = _comparison(**{**{k: m.times for k, m in c.measurements.items()}, 'handoffs': [0.0100, 0.0101],
+                              'overlapped': [0.0120, 0.0122]})
+        # a control costlier than the copies: nothing to save; the rule still judges run_and_copy against in order
+        assert show.measured_answer(slow).endswith(
+            'cost 4.90 ms (control − products alone): more than the copies, so overlap cannot save time here. '
+            'run_and_copy 12.1 ms vs in order 9.55 ms: slower (27% more time).')
         fig = show.plot_measured(c, guess=5.0, threads=1)  # ms, as printed
     assert [x.get_text().split('\n')[:2] for x in fig.axes[0].get_yticklabels()] == [  # each row's threads
         ['baseline: in order', 'threads: 1'], ['products alone', 'threads: 1'],
@@ -231,11 +227,11 @@ def test_measured_lines_and_worked_answer_use_measured_rows_only():
     with using_language('zh'):
         assert show.measured_text(c) == '边计算边复制6.25毫秒，每次乘完就复制9.55毫秒：更快（执行时间少35%）'
         assert show.measured_answer(c) == (
-            '参考答案：边计算边复制落在这两行之间（比每次乘完就复制快）。边计算边复制6.25毫秒，对照6.15毫秒：没有明显'
-            '差别（中位数相差不到5%）；复制没有增加明显的时间（被隐藏了）。对照6.15毫秒，只做乘法5.15毫秒：更慢（执行'
-            '时间多19%）；复制线程及其交接增加了1.00毫秒。')
+            '参考答案：复制花了4.40毫秒（每次乘完就复制 − 只做乘法）；复制线程与交接花了1.00毫秒（对照 − 只做乘法）：'
+            '在本机上重叠最多能省下3.40毫秒。边计算边复制6.25毫秒，每次乘完就复制9.55毫秒：更快（执行时间少35%）。')
         assert show.rates_text(c) == '只做乘法5.15毫秒；每次乘完就复制9.55毫秒'
-        assert show.measured_answer(slow).startswith('参考答案：边计算边复制落在这两行之外（比每次乘完就复制慢）。')
+        assert '交接花了4.90毫秒（对照 − 只做乘法）：比复制还多，所以重叠在本机上省不了时间。' in (
+            show.measured_answer(slow))
 
 
 def test_recorded_lines_come_from_the_recording(rec):
@@ -320,13 +316,14 @@ def test_hazard_and_copied_lines():
         # what the host read before the wait: zeros (the copy had not happened), part of it, or already the result;
         # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref) == (
-            'read before synchronize(): all zeros; after: relative error 0.0e+00 vs float64')
+            'read before synchronize(): all zeros (nothing written into out yet); after: relative error 0.0e+00 vs '
+            'float64')
         assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref, gpu=False).startswith(
             'read before join(): relative error 0.71;')
         assert 'It landed first' in show.hazard_text(torch.ones(4), torch.ones(4), ref)
     with using_language('zh'):
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).startswith(
-            '在join()之前读取：全是0，复制还没有发生')
+            '在join()之前读取：全是0，out中还没有写入乘积')
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref, False).endswith(
             'join()之后：与float64结果的相对误差0.0e+00')
 
@@ -369,7 +366,8 @@ def test_exercise_three_judges_together_against_the_floor_and_the_baseline():
     assert [x for c in marks for x, _ in c.get_offsets()] == pytest.approx([1200])  # the guess's diamond
     rows = [lb.get_text().split('\n')[0] for lb in ax.get_yticklabels()]
     assert rows == ['lane 0 alone: products + copies', 'lane 1 alone: products',
-                    'baseline: CPU (2 threads), both jobs, in order', 'together']  # device, threads, order
+                    "baseline: CPU (2 threads): both jobs and lane 0's copies, in order",
+                    'together']  # device, threads, lane 0's copies, order
     with using_language('zh'):
         assert show.exercise_three_text(_ex3([1.4, 1.41, 1.42])).startswith(
             '参考答案：同时运行1410毫秒，比下界max(t1, t2) 1000毫秒高41%；')
@@ -419,7 +417,7 @@ def test_profile_table_lists_each_way_and_the_answer_counts_the_copies():
         assert show.profile_answer(both, True, 20).startswith(
             "Worked answer: run_and_copy's profile lists 20 of 20 copies; in order's, 20 of 20.")
     with using_language('zh'):
-        assert list(show.profile_frame(profs, gpu=False).reset_index().columns) == ['方式', '运算符', '调用次数']
+        assert list(show.profile_frame(profs, gpu=False).reset_index().columns) == ['方式', '操作符', '调用次数']
         assert show.profile_answer(profs, False, 20).startswith('参考答案：边计算边复制的20次复制，分析器列出0次；')
 
 

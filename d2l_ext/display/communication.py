@@ -14,7 +14,6 @@ KEYS = ('run', 'copy', 'in_order', 'overlapped', 'run_then_copy', 'added', 'toge
 MODES = ('book: copy_to_cpu(y)', 'pageable, preallocated, same stream', 'book: copy_to_cpu(y, non_blocking=True)',
          'pinned, preallocated, same stream', 'pinned, preallocated, copy stream + events')  # CommRow.mode values
 BOOK_PAGEABLE, PAGEABLE_PLAN, BOOK_PLAN, SAME_PLAN, SIDE_PLAN = MODES
-ORDERS = ('faster', 'same', 'slower')  # run_and_copy vs in order by the rule: between the two rows, or outside
 
 
 _name = lambda key: variant_name('communication', key)  # noqa: E731 (a row's name in a plot)
@@ -62,23 +61,15 @@ def measured_text(comparison) -> str:
     return verdict.line(_word('overlapped'), m['overlapped'], _word('in_order'), m['in_order'], 'ms')
 
 
-def _added(what: str, name_a: str, a, name_b: str, b, hidden: str = '') -> str:
-    """'<a vs b by the rule>; <what> added X' where a is slower than b, else '... added no clear time<hidden>'."""
-    slower = verdict.compare(a, b) == 'slower'
-    return t('communication.added' if slower else 'communication.added_none', what=what, h=hidden,
-             line=verdict.line(name_a, a, name_b, b, 'ms'), d=verdict.num(a.median - b.median, 'ms'))
-
-
 def measured_answer(comparison) -> str:
-    """The worked answer, by the rule on measured rows only: run_and_copy against in order (between the two rows where
-    faster, outside where slower); against the control (what the copies added, or no clear time: hidden); the control
-    against products alone (what the copy thread and its hand-offs added)."""
-    m, way, ctl = comparison.measurements, _word('overlapped'), t('communication.control')
-    order = verdict.compare(m['overlapped'], m['in_order'])
-    thread = _added(t('communication.handoffs'), ctl, m['handoffs'], _word('run'), m['run'])
-    return verdict.answer(t('communication.plain', line=t(f'communication.order.{order}', way=way)),
-                          _added(t('communication.copies'), way, m['overlapped'], ctl, m['handoffs'],
-                                 t('communication.hidden_mark')), thread[:1].upper() + thread[1:])
+    """The worked answer: differences of medians (no rule on a difference): what in order's copies cost over products
+    alone (X), what the control's thread and hand-offs cost over products alone (Y), so overlap can save at most X − Y
+    here (none where Y >= X); then where run_and_copy landed against in order, by the rule."""
+    m, ms = comparison.measurements, lambda v: verdict.num(v, 'ms')  # noqa: E731
+    x, y = (m[k].median - m['run'].median for k in ('in_order', 'handoffs'))
+    tail = t('communication.save_some' if x > y else 'communication.save_none', s=ms(x - y))
+    return verdict.answer(t('communication.save', x=ms(x), y=ms(y), tail=tail), t('communication.plain', line=(
+        verdict.line(_word('overlapped'), m['overlapped'], _word('in_order'), m['in_order'], 'ms'))))
 
 
 def _hid(row, base) -> str:  # ': it hid X of the copy time' where faster than `base` by the rule, else nothing

@@ -172,8 +172,8 @@ print(show.recorded_answer(rec))  # worked answer: run then copy vs the estimate
 #
 # Write `run_and_copy(x, w, buffers, lane)`: compute `x @ w` once per buffer and copy each product into its buffer
 # while the next one computes; return the buffers, safe to read at once. `lane.kind` is `'gpu'` (the caller pinned the
-# buffers) or `'cpu'`: write both branches. On a CPU a copy thread stands in for the copy stream, handing it a product
-# for the event, and joining it for `synchronize()`. The check passes a 700 × 4 `x` and a 4 × 700 `w` (a cheap product
+# buffers) or `'cpu'`: write both branches. On a CPU, a copy thread plays the copy stream. Put each product on its
+# queue where the GPU branch records an event, and join the thread where it calls `synchronize()`. The check passes a 700 × 4 `x` and a 4 × 700 `w` (a cheap product
 # with a large result, so the copies matter) and 20 buffers; it also replays your GPU branch on a simulated GPU.
 
 # %% [markdown] lang="zh"
@@ -181,9 +181,9 @@ print(show.recorded_answer(rec))  # worked answer: run then copy vs the estimate
 #
 # 编写 `run_and_copy(x, w, buffers, lane)`：对每个缓冲区计算一次 `x @ w`，在做下一次乘法的同时把这个乘积复制到它的
 # 缓冲区；返回这些缓冲区，且一返回就可以安全读取。`lane.kind` 是 `'gpu'`（在 GPU 机器上，调用者已为缓冲区分配锁页
-# 内存）或 `'cpu'`，两个分支都要写。在 CPU 上用一个复制线程代替复制流：把乘积交给它相当于记录事件，`join()` 它相当于
-# `synchronize()`。检查时传入 700×4 的 `x`、4×700 的 `w`（乘法便宜而乘积很大，所以复制不可忽略）和 20 个缓冲区；
-# 检查还会在模拟的 GPU 上按 CUDA 的顺序规则重放你的 GPU 分支。
+# 内存）或 `'cpu'`，两个分支都要写。在 CPU 上用一个复制线程代替复制流。GPU 分支记录事件的地方，把乘积
+# 放进这个线程的队列；GPU 分支调用 `synchronize()` 的地方，`join()` 这个线程。
+# 检查时传入 700×4 的 `x`、4×700 的 `w`（乘法便宜而乘积很大，所以复制不可忽略）和 20 个缓冲区；检查还会在模拟的 GPU 上按 CUDA 的顺序规则重放你的 GPU 分支。
 
 # %% tags=["nbval-ignore-output"]
 import queue  # at hand for the task  #zh: 供任务使用
@@ -219,8 +219,8 @@ d2l_ext.check('13.3.2-copy', run_and_copy)  # checks the worked solution above  
 #
 # 没有 GPU 时没有复制引擎，由独占一个核心的复制线程代替。这里的基线不是 H200 上的“先计算后复制”，而是
 # “每次乘完就复制”：计算线程像边计算边复制那样每算完一个乘积就复制，只是不用复制线程。
-# 只有当边计算边复制隐藏的复制时间超过复制线程及其交接增加的时间时，它才比基线快。
-# 对照（只有复制线程及其交接，不复制）测量的就是后者。重叠带来的好处见上面 H200 的图。
+# 只有当边计算边复制隐藏的复制时间超过复制线程与交接增加的时间时，它才比基线快。
+# 对照（只有复制线程与交接，不复制）测量的就是后者。重叠带来的好处见上面 H200 的图。
 
 # %% tags=["nbval-ignore-output"]
 run_and_copy = mine if checked.passed else copying.run_and_copy  # yours once its check passed  #zh: 你的函数通过检查后就用你的
@@ -231,10 +231,10 @@ alone = measured.medians()  # by row; the simulation below starts from them  #zh
 print(show.rates_text(measured))  # the guess's two rows: products alone and in order  #zh: 猜测所依据的两行：只做乘法和每次乘完就复制
 
 # %% [markdown]
-# Where will run_and_copy land against these two rows: between them, or outside? Write your guess (ms) into `my_guess`.
+# How long will run_and_copy take here? Write your guess (ms) into `my_guess`; the figure shows where it lands.
 
 # %% [markdown] lang="zh"
-# 边计算边复制会落在上面这两行之间，还是两者之外？把你的猜测（毫秒）写进 `my_guess`。
+# 边计算边复制在这里要用多长时间？把你的猜测（毫秒）写进 `my_guess`；下图显示它落在哪里。
 
 # %%
 my_guess = None  # ms: your guess for run_and_copy here  #zh: 毫秒：你对本机边计算边复制执行时间的猜测
@@ -245,14 +245,15 @@ display(show.plot_measured(measured, guess=my_guess, title=title, threads=None i
 print(show.measured_text(measured))  # run_and_copy vs the baseline, in order  #zh: 比较边计算边复制与基线（每次乘完就复制）
 
 # %% [markdown]
-# **What did this machine show?** Did run_and_copy land between products alone and in order, or outside? What does
-# the control add?
+# **What did this machine show?** How much could overlap save here at most, given what in order's copies and the
+# control each cost over products alone? Where did run_and_copy land against in order?
 
 # %% [markdown] lang="zh"
-# **本机的结果如何？** 边计算边复制落在只做乘法与每次乘完就复制之间，还是两者之外？对照又说明了什么？
+# **本机的结果如何？** 每次乘完就复制和对照各比只做乘法多用了多少时间？由此看，重叠在本机上最多能省下多少？
+# 边计算边复制与每次乘完就复制相比如何？
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.measured_answer(measured))  # worked answer: vs in order, vs the control, the control vs products alone  #zh: 参考答案：与每次乘完就复制、与对照比较，对照与只做乘法比较
+print(show.measured_answer(measured))  # worked answer: what the copies and the control cost, then vs in order  #zh: 参考答案：复制和对照各花了多少时间，再与每次乘完就复制比较
 
 # %% [markdown]
 # ## The hazard: reading before the copy has happened
@@ -274,7 +275,7 @@ if GPU:
     for _ in range(20):                  # queue enough work that the copy cannot have run yet  #zh: 排入足够多的工作，让复制还来不及运行
         y = x_lane.mm(x_lane)
     out.copy_(y, non_blocking=True)
-else:  # a CPU: a copy thread that first computes y, not yet joined  #zh: CPU：复制线程先算出 y，还没有 join
+else:  # a CPU: a thread that computes the product, then writes it into out; not yet joined  #zh: CPU：一个线程先算出乘积，再写入 out；还没有 join
     helper = threading.Thread(target=lambda: out.copy_(x_lane.mm(x_lane)))
     helper.start()
 seen = out.clone()  # what the host reads now  #zh: 主机此刻读到的内容
@@ -389,7 +390,7 @@ print(show.profile_answer(profs, GPU, K2, my_guess_copies))  # worked answer: th
 # * 书中省下的时间来自锁页内存中更快的复制，而不是重叠。在 H200 的记录中，先计算后复制的执行时间等于只做乘法与只做
 #   复制之和。
 # * 锁页缓冲区、复制流和每次乘法的一个事件让计算和复制重叠：在记录结果中，边计算边复制隐藏了几乎全部复制时间。
-# * 替代做法本身也有开销：去掉它所代替的工作再计时一次（对照行：只有复制线程及其交接，不复制）。
+# * 复制线程与交接本身也要花时间：去掉复制再计时一次（对照行：只有复制线程与交接，不复制），就能测出这部分时间。
 #
 # ## 易错点
 #
