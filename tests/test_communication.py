@@ -216,7 +216,7 @@ def test_measured_lines_and_worked_answer_use_measured_rows_only():
                               'overlapped': [0.0120, 0.0122]})
         # a control costlier than the copies: nothing to save; the rule still judges run_and_copy against in order
         assert show.measured_answer(slow).endswith(
-            'cost 4.90 ms (control − products alone): more than the copies, so overlap cannot save time here. '
+            'cost 4.90 ms (control − products alone): more than the copies: overlap cannot save time here. '
             'run_and_copy 12.1 ms vs in order 9.55 ms: slower (27% more time).')
         fig = show.plot_measured(c, guess=5.0, threads=1)  # ms, as printed
     assert [x.get_text().split('\n')[:2] for x in fig.axes[0].get_yticklabels()] == [  # each row's threads
@@ -316,8 +316,7 @@ def test_hazard_and_copied_lines():
         # what the host read before the wait: zeros (the copy had not happened), part of it, or already the result;
         # the wait named as it was shown: a GPU's synchronize(), a CPU stand-in's join()
         assert show.hazard_text(torch.zeros(4), torch.ones(4), ref) == (
-            'read before synchronize(): all zeros (nothing written into out yet); after: relative error 0.0e+00 vs '
-            'float64')
+            'read before synchronize(): all zeros (out not yet written); after: relative error 0.0e+00 vs float64')
         assert show.hazard_text(torch.tensor([1., 1., 0., 0.]), torch.ones(4), ref, gpu=False).startswith(
             'read before join(): relative error 0.71;')
         assert 'It landed first' in show.hazard_text(torch.ones(4), torch.ones(4), ref)

@@ -32,7 +32,7 @@ MESSAGES = {
     'communication.save': ('the copies cost {x} (in order − products alone); the thread and hand-offs cost {y} '
                            '(control − products alone): {tail}.'),
     'communication.save_some': 'here overlap can save at most {s}',
-    'communication.save_none': 'more than the copies, so overlap cannot save time here',
+    'communication.save_none': 'more than the copies: overlap cannot save time here',
     'communication.model.max': 'the floor max(t1, t2)',
     'communication.measured_title': '{k} products: {a} × {b} times {b} × {c}',
     'communication.by_yours': 'your run_and_copy (its check passed)',
@@ -51,8 +51,8 @@ MESSAGES = {
     'communication.check.first_copy': 'first non_blocking copy',
     'communication.check.warm_copy': 'later non_blocking copy',
     'communication.hazard.caught': 'read before {wait}: relative error {early:.2f}; after: {late:.1e}',
-    'communication.hazard.zeros': ('read before {wait}: all zeros (nothing written into out yet); after: relative '
-                                   'error {late:.1e} vs float64'),
+    'communication.hazard.zeros': ('read before {wait}: all zeros (out not yet written); after: relative error '
+                                   '{late:.1e} vs float64'),
     'communication.hazard.lucky': ('read before {wait}: relative error {early:.1e}; after: {late:.1e}. It landed '
                                    'first.'),
     'communication.ex3.alone': ('alone ({k0} and {k1} products of {n} × {n}): t1 = {a} (lane 0), t2 = {b} (lane 1); '
