@@ -359,8 +359,9 @@ def test_dag_experiment_is_correct_and_its_cell_prints_the_verdict(monkeypatch):
     assert len(shown) == 1 and sum(x.get_bbox_patch().get_linewidth() > 2 for x in shown[0].axes[0].texts if (
         x.get_bbox_patch())) == 8
     text = out.getvalue().strip()  # one line: the verdict is the measuring cell's; the number asked comes last
-    assert text.startswith('Worked answer: Still correct: every task matched float64. The drawn run took ')
-    assert ' finished last: ' in text and ' of the 14 tasks, ' in text and 'a chain of 8 tasks; ' in text
+    assert text.startswith('Worked answer: At least 8 task times: the critical path (outlined) is 8 tasks; a lane runs '
+                           'at least 7 of 14. Correct: every task matched float64. Per task in the drawn run: lane 0 ')
+    assert ' (alone ' in text and ' · lane 1 ' in text and 'Two lanes planned ' in text
     out = io.StringIO()
     with using_language('en'), redirect_stdout(out):  # lanes of different speeds (a GPU): the same prediction
         fig = show.show_dag(dataclasses.replace(r, speeds={lane: 1e3 for lane in r.lanes}, threads=[0, 1]))
@@ -406,14 +407,13 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         with using_language('en'), redirect_stdout(out):
             show.dag_answer(r, guess)
         return out.getvalue().strip()
-    assert answer(3).split('\n')[0] == 'your guess: 3 task times · the critical path: 2'  # the guess, first
+    assert answer(3).split('\n')[0] == 'your guess: 3 task times · at least: 2'  # the guess, first
     assert 'your guess' not in answer()
-    assert answer() == (  # what set the drawn run (lane 0 last: 2 tasks at 1 s, waiting 3 s between), the estimate;
-        # the critical path's length; planned against the hatched estimate, the one number for it
-        'Worked answer: Still correct: every task matched float64. The drawn run took 5200 ms; lane 0 finished last: 2 '
-        'of the 3 tasks, 3000 ms waiting. Its tasks took 1000 ms each, 1000 ms alone, where the estimate assumes no '
-        'change (assumption 1). The outlined critical path: a chain of 2 tasks; two lanes planned 5200 ms: 30% above '
-        'the estimate at the times alone 4000 ms.')
+    assert answer() == (  # the number asked first (the critical path; a lane's half of the tasks), correct, each
+        # lane's time per task in the drawn run (the figure's rows) beside alone; planned against the hatched estimate
+        'Worked answer: At least 2 task times: the critical path (outlined) is 2 tasks; a lane runs at least 2 of 3. '
+        'Correct: every task matched float64. Per task in the drawn run: lane 0 1000 ms (alone 1000 ms) · lane 1 3000 '
+        'ms (alone 3000 ms). Two lanes planned 5200 ms: 30% above the estimate at the times alone 4000 ms.')
     r.measurements[dg.DAG_VARIANTS[1]] = Measurement('planned', [4.1])  # within 5% of the prediction
     with using_language('en'):
         assert show._dag_base(r)[2] == 'one lane, in order'  # CPU lanes add one device, all cores: the faster is used
@@ -423,4 +423,4 @@ def test_the_planned_prediction_replays_the_plan_at_each_lanes_time_alone(monkey
         assert show._dag_base(r)[2] == 'one device (one thread)'
         r.measurements[dg.DAG_VARIANTS[0]] = Measurement('one', [6.0])
         assert 'vs one device (all cores) 5000 ms' in show.dag_lines(r)
-    assert answer().endswith('two lanes planned 4100 ms: within 5% of the estimate at the times alone 4000 ms.')
+    assert answer().endswith('Two lanes planned 4100 ms: within 5% of the estimate at the times alone 4000 ms.')

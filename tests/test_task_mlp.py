@@ -22,13 +22,18 @@ def lanes_have_gpu():
     return any(lane.kind == 'gpu' for lane in task.graded_lanes())
 
 
+def overlap_keys():
+    """A GPU lane's half begins after a wait the grader records (recorded_step): its line says so (overlap_waited)."""
+    return {'task.mlp.overlap', 'task.mlp.overlap_waited'} if lanes_have_gpu() else {'task.mlp.overlap'}
+
+
 @pytest.mark.slow  # over 5 s on the 2-core machine under load
 def test_worked_solution_passes_every_criterion_but_the_timing_is_only_measured():
     """The overlap is a timing (benchmarks/ and tools/grade_tasks.py judge it): measured, not asserted to pass."""
     verdict = grade(inspect.getsource(worked.mlp_step))
     assert set(verdict) == {'runs', 'correct', 'placement', 'overlap'}
     assert all(c.passed for c in verdict.values() if c.id != 'overlap'), [(c.id, c.key) for c in verdict.values()]
-    assert verdict['overlap'].key == 'task.mlp.overlap' and len(verdict['overlap'].fields['repeats']) >= 3
+    assert verdict['overlap'].key in overlap_keys() and len(verdict['overlap'].fields['repeats']) >= 3
     o = verdict['overlap'].fields
     assert 0 <= o['measured'] <= 1 and o['predicted'] == task.PREDICTED and o['threshold'] == task.THRESHOLD
     assert verdict['correct'].fields['steps'] >= task.STEPS  # more where no step overlapped (EXTRA_STEPS)
@@ -50,7 +55,7 @@ def test_the_grader_accepts_the_learners_own_stage_names():
     renamed = inspect.getsource(worked.mlp_step).replace("'copy in'", "'weights and rows to the lane'")
     assert 'weights and rows to the lane' in renamed
     got = grade(renamed)
-    assert all(c.passed for c in got.values() if c.id != 'overlap') and got['overlap'].key == 'task.mlp.overlap'
+    assert all(c.passed for c in got.values() if c.id != 'overlap') and got['overlap'].key in overlap_keys()
 
 
 def test_each_wrong_update_says_how_far_off_it_is():

@@ -51,7 +51,7 @@ def lane_step(i, params, X, y, n_total):
 
 
 def mlp_step(lanes, params, X, y, lr):
-    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个计算资源
+    # One minibatch SGD step, split over two lanes  #zh: 一次小批量随机梯度下降，小批量分给两个计算资源
     # (the book's two-GPU figure) -> new weights on the CPU  #zh: （书中两个 GPU 的图）；返回 CPU 上的新权重
     server, n = params['W1'].device, X.shape[0]  # the weights live on the server: the CPU  #zh: 权重在服务器（CPU）上
 

@@ -209,14 +209,6 @@ def draw_step(rec: dict, guess_ms=None, title=None):
     return fig
 
 
-def _control(run: dict) -> str:
-    """The control (CPU lanes): one thread against all cores, by the rule: what the second core did for one device."""
-    if CONTROL not in run['times']:
-        return ''
-    c, one = (_measurements(run)[k] for k in (CONTROL, 'one_device'))
-    return t('graph.answer.control', c=_ms(c.median), one=_ms(one.median), by=verdict.by(c, one))
-
-
 def _parts(here: dict) -> tuple:
     """(the run, its parts, predicted and measured together, the overlap predicted and measured, each part's name)."""
     run, kinds = _run_and_kinds(here)
@@ -274,10 +266,14 @@ def split_answer(here: dict, guess=None) -> None:
 
 
 def step_answer(rec: dict) -> None:
-    """Cell 13's worked answer: together against the graph's prediction (verdict.vs_model); the control's verdict."""
+    """Cell 13's worked answer: together against the graph's estimate (verdict.vs_model); what the step one after the
+    other is made of: its other time beside the two halves (the inputs line's, exercise 2's table's)."""
     run = _run_and_kinds(rec)[0]
+    (_, h0, *_), (_, h1, *_), _, (_, rest, *_) = recording.parts(run)
+    than = 'more' if rest > max(h0, h1) else 'less' if rest < min(h0, h1) else 'between'
     print(verdict.answer(t('graph.answer.fit', fit=verdict.vs_model(t('graph.short.split'), _measurements(run)[
-        'split'].median, t('graph.model'), recording.predict_split(run), 'ms')), _control(run)))
+        'split'].median, t('graph.model'), recording.predict_split(run), 'ms')), t(
+            'graph.answer.made_of', rest=_ms(rest), than=t(f'graph.than.{than}'), h0=_ms(h0), h1=_ms(h1))))
 
 
 def wrong_sum_answer(g, caught: bool, guess=None):
@@ -332,22 +328,23 @@ def dag_lines(ex, guess_ms=None) -> str:
 
 
 def dag_answer(ex, guess=None) -> None:
-    """Exercise 3's answer (the guess first): the critical path outlined; correct?; the lane that finished the drawn run
-    last, its tasks here and alone; the critical path's length; planned against the hatched estimate (vs_model)."""
+    """Exercise 3's answer (the guess first): at least how many task times (the critical path, outlined; one lane runs
+    at least half of the tasks); correct?; each lane's time per task in the drawn run (the figure's rows) and alone;
+    planned against the hatched estimate (vs_model)."""
     from IPython.display import display
     display(draw_dag(ex.dag, ex.lanes, path=True))
-    said, per = [], ex.per_task()
-    if per:  # start + tasks x time each + waits: when a lane finished
-        lb, (took, waited, n, _, _) = max(zip(ex.lanes, per), key=lambda x: x[1][3] + x[1][0] * x[1][2] + x[1][1])
-        said = [t('graph.answer.dag_run', took=_ms(ex.trace_wall), n=n, total=len(ex.dag),
-                  lane=lane_name(f'lane {ex.lanes.index(lb)}', kinds=['gpu' if k == 0 else 'cpu' for k in ex.threads]),
-                  per=_ms(took), alone=_ms(1 / ex.speeds[lb]), wait=_ms(waited))]
+    path, n, kinds, per = ex.model['critical_path'], len(ex.dag), ['gpu' if k == 0 else 'cpu' for k in ex.threads], (
+        ex.per_task())
+    bound = f'{max(path, -(-n // 2)):g}'  # a lane runs at least half of the tasks
+    said = [t('graph.answer.bound', bound=bound, path=f'{path:g}', half=-(-n // 2), n=n), t('graph.answer.dag_correct'),
+            *[t('graph.answer.dag_run', each=t('graph.lanes_sep').join(t('graph.dag_each_alone', lane=lane_name(
+                f'lane {i}', kinds=kinds), took=_ms(p[0]), alone=_ms(1 / ex.speeds[lb])) for i, (lb, p) in enumerate(
+                    zip(ex.lanes, per or []))))][:bool(per)]]  # each lane's boxes, as the figure's rows; alone
     if ex.predicted_ms():  # the hatched bar: the plan at the lanes' times alone, timed before the run
-        said.append(t('graph.answer.path', path=f"{ex.model['critical_path']:g}", fit=verdict.vs_model(t(
-            'graph.dag_short.planned'), ex.measurements[DAG_VARIANTS[1]].median, t('graph.model_dag'),
-            ex.predicted_ms()[DAG_VARIANTS[1]], 'ms')))
-    print(*[t('graph.guess_tasks', guess=guess, path=f"{ex.model['critical_path']:g}")][:guess is not None],
-          verdict.answer(t('graph.answer.dag_correct'), *said), sep='\n')
+        fit = verdict.vs_model(t('graph.dag_short.planned'), ex.measurements[DAG_VARIANTS[1]].median, t(
+            'graph.model_dag'), ex.predicted_ms()[DAG_VARIANTS[1]], 'ms')
+        said.append(t('graph.answer.fit', fit=fit[:1].upper() + fit[1:]))  # a sentence of its own
+    print(*[t('graph.guess_tasks', guess=guess, path=bound)][:guess is not None], verdict.answer(*said), sep='\n')
 
 
 def show_dag(ex, guess_ms=None):

@@ -67,7 +67,9 @@ print(show.machine_line(lanes))
 #   `.to(device)` alone returns the same tensor: add `copy=True`;
 # * `run_on_lanes(lanes, jobs)` runs `jobs[i]()` on `lanes[i]`, both halves' `lane_step` **at once**, and returns
 #   their results;
-# * the gradients are summed on the CPU, where `params` live; the step returns the new weights (plain SGD).
+# * the gradients are summed on the CPU, where `params` live; the step returns the new weights (minibatch SGD);
+# * each part sits in a box, `with stage(i, 'copy in'):` on lane `i` as in `lane_step`, `stage(SERVER, name)` for the
+#   gradient copies, the sum and the update: the graph and the timeline below are drawn from these boxes.
 #
 # The check runs four steps and grades the updates against float64, where each half ran, and the halves' overlap.
 
@@ -79,7 +81,9 @@ print(show.machine_line(lanes))
 # * 计算资源 `i` 运行的函数 `jobs[i]` 把一半样本和权重复制到 `lanes[i].device()` 上，就像 GPU 那样
 #   （在 CPU 上，只写 `.to(device)` 会返回同一个张量，要加 `copy=True`）；
 # * `run_on_lanes(lanes, jobs)` 在 `lanes[i]` 上运行 `jobs[i]()`，让两半**同时**运行 `lane_step`，并返回它们的结果；
-# * 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（普通的随机梯度下降）。
+# * 梯度在 `params` 所在的 CPU 上求和，训练迭代返回新的权重（小批量随机梯度下降）；
+# * 每一部分放进一个阶段：与 `lane_step` 一样，计算资源 `i` 上用 `with stage(i, 'copy in'):`；梯度的复制、求和与更新
+#   用 `stage(SERVER, name)`。下面的依赖图和时间线都由这些阶段画出。
 #
 # 运行四次训练迭代后，检查更新（与 float64 结果比较）、每一半在哪里运行，以及两半的重叠。
 
@@ -89,7 +93,7 @@ from d2l_ext.depgraph import SERVER, stage
 
 
 def mlp_step(lanes, params, X, y, lr):
-    # One SGD step, the minibatch split over two lanes  #zh: 一个随机梯度下降步，小批量分给两个计算资源
+    # One minibatch SGD step, split over two lanes  #zh: 一次小批量随机梯度下降，小批量分给两个计算资源
     # (the book's two-GPU figure); returns the new weights, on the CPU  #zh: （书中两个 GPU 的图）；返回 CPU 上的新权重
     # TODO: the halves on the lanes, lane_step on both at once,  #zh: TODO：两半放到计算资源上，同时运行 lane_step，
     # the sum and the update on the CPU  #zh: 在 CPU 上求和并更新
@@ -128,7 +132,7 @@ show.draw_graph(graph)
 #
 # The step is timed three ways, each checked against float64:
 #
-# * **one device**, the whole minibatch, on all cores and on one thread; the faster is the baseline;
+# * **one device**, the whole minibatch, on all cores and on one thread; the one with the lower median is the baseline;
 # * **one after the other**: lane 1's half after lane 0's;
 # * **together**.
 #
@@ -141,7 +145,7 @@ show.draw_graph(graph)
 #
 # 训练迭代按三种方式计时，每次更新都与 float64 的结果进行检查：
 #
-# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程；较快的一行是基线，结论和时间线都用它；
+# * **一个设备**处理整个小批量，用全部核心，以及只用一个线程；中位数较低的一行是基线，结论和时间线都用它；
 # * **先后运行**：计算资源 0 上的半个小批量完成后，计算资源 1 上的才开始；
 # * **同时运行**。
 #
@@ -160,7 +164,7 @@ show.draw_graph(graph)
 # 2. both start at once, the shorter inside the longer (overlap 100%);
 # 3. the other time (copies, sum, update, unrecorded time) stays the same.
 #
-# If $t_\textrm{ser} - \min(t_0, t_1)$ is above the baseline printed beside them, expect splitting not to pay here.
+# If $t_\textrm{ser} - \min(t_0, t_1)$ is above the baseline that the next cell prints, expect splitting not to pay here.
 # Two lanes can pay only where the critical path, the longest chain of dependent work, takes less than one device doing
 # it all (exercise 3). Does the prediction land? Exercise 2 checks each assumption.
 
@@ -177,7 +181,7 @@ show.draw_graph(graph)
 # 2. 两半同时开始，较短的一半完全与较长的一半重叠（100%）；
 # 3. 其他时间（复制、求和、更新、未归入任何阶段的时间，见时间线的图例）不变。
 #
-# 如果$t_\text{先后} - \min(t_0, t_1)$比同一行打印的基线还长，就预期拆分在这里不划算。
+# 如果$t_\text{先后} - \min(t_0, t_1)$比下一个单元格打印的基线还长，就预期拆分在这里不划算。
 # 只有当关键路径（最长的一条相互依赖的计算链）比一个设备完成全部工作的时间短时，两个计算资源才可能划算（见练习3）。
 # 预测准确吗？练习2逐一检验三个假设。
 
@@ -284,15 +288,15 @@ show.draw_dag(dag, lanes)
 # `dg.dag_plan` makes the plan before the run: the ready task with the longest chain behind it goes to the lane
 # where it would finish first (its colour). Each lane runs its tasks in order, waiting for inputs. The estimate
 # (hatched) replays the plan at the times alone, as if neither lane slowed the other. Guess the planned run's time,
-# then measure it beside one device running all 21 in order (on a CPU, all cores and one thread; the faster is the
-# baseline).
+# then measure it beside one device running all 21 in order (on a CPU, all cores and one thread; the one with the
+# lower median is the baseline).
 
 # %% [markdown] lang="zh"
 # `dg.dag_plan` 在运行前做出计划：在可以开始的任务中，剩余路径最长的任务分给能最早完成它的计算资源（图中的颜色）。
 # 每个计算资源按顺序运行自己的任务，并等待它们的输入。
 # 估算（斜线条形）按每个计算资源单独运行的执行时间重放这个计划，即假设两个计算资源互不拖慢。
 # 先猜一猜按计划运行要多久，再测量，与一个设备按顺序运行全部 21 个任务比较
-# （在 CPU 上用全部核心，以及只用一个线程；较快的一行是基线）。
+# （在 CPU 上用全部核心，以及只用一个线程；中位数较低的一行是基线）。
 
 # %%
 my_guess_dag = None  # ms: two lanes, planned  #zh: 毫秒：两个计算资源按计划运行
@@ -308,7 +312,7 @@ show.dag_answer(ex5, my_guess_tasks)
 # ## Remember
 #
 # * A split step is a graph: chains side by side, meeting where the gradients are summed.
-# * Splitting pays only if together beats the baseline, the faster one-device row.
+# * Splitting pays only if together beats the baseline, the one-device row with the lower median.
 # * Faster must stay correct: check against float64.
 #
 # ## Pitfalls
@@ -322,7 +326,7 @@ show.dag_answer(ex5, my_guess_tasks)
 # ## 小结
 #
 # * 拆分的训练迭代是一个图：并排的链在梯度求和处汇合。
-# * 只有“同时运行”比基线（较快的那一行“一个设备”）更快，拆分才划算。
+# * 只有“同时运行”比基线（中位数较低的那一行“一个设备”）更快，拆分才划算。
 # * 变快的同时必须保持正确：与 float64 结果检查。
 #
 # ## 易错点

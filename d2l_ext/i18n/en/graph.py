@@ -44,7 +44,7 @@ MESSAGES = {
     'graph.answer.reads_both': "The graph did not change: sum reads both lanes' gradients.",
     'graph.answer.caught': 'The float64 check caught the wrong update.',
     'graph.answer.passed': 'The float64 check passed: the update is unchanged.',
-    'graph.answer.dag_correct': 'Still correct: every task matched float64.',
+    'graph.answer.dag_correct': 'Correct: every task matched float64.',
     'graph.legend_timer_stops': 'timer stops ({wall})',
     'graph.dag_alone': 'time per task, each lane alone, all {n} in order (median of {r} runs): {each}',
     'graph.dag_each': '{lane}: {took}',
@@ -102,16 +102,18 @@ MESSAGES = {
     'graph.guess': 'your guess: {guess} · this run: {got}',  # exercises 1 and 2
     'graph.best.one_thread': 'one device (one thread)',
     'graph.answer.failed': 'Assumption 1 failed: {big}.',
-    'graph.answer.held': 'Assumption 1: halves {d0} and {d1} together: no clear difference by the rule.',
-    'graph.answer.path': 'The outlined critical path: a chain of {path} tasks; {fit}.',
-    'graph.answer.dag_run': ('The drawn run took {took}; {lane} finished last: {n} of the {total} tasks, {wait} '
-                             'waiting. Its tasks took {per} each, {alone} alone, where the estimate assumes no change '
-                             '(assumption 1).'),
+    'graph.answer.held': 'Assumption 1: halves {d0} and {d1} together: no clear difference.',
+    'graph.answer.bound': ('At least {bound} task times: the critical path (outlined) is {path} tasks; a lane runs at '
+                           'least {half} of {n}.'),
+    'graph.answer.dag_run': 'Per task in the drawn run: {each}.',
+    'graph.dag_each_alone': '{lane} {took} (alone {alone})',
     'graph.answer.overlap': 'Assumption 2: the halves overlapped {pct} ({assumed} assumed).',
     'graph.answer.rest': 'Assumption 3: the other time {d}: {by}.',
     'graph.box': '{median} (grey box {lo}–{hi})',
-    'graph.answer.control': 'One thread {c} vs all cores {one}: {by}.',
-    'graph.guess_tasks': 'your guess: {guess} task times · the critical path: {path}',
+    'graph.answer.made_of': 'One after the other: other time {rest}, {than} ({h0}, {h1}).',
+    'graph.than.more': 'above both halves', 'graph.than.less': 'below both halves',
+    'graph.than.between': 'between the halves',
+    'graph.guess_tasks': 'your guess: {guess} task times · at least: {path}',
     'graph.model': 'the estimate', 'graph.answer.fit': '{fit}.', 'graph.baseline_row': 'baseline: {row}',
     'graph.model_dag': 'the estimate at the times alone',
     'graph.time.shorter': 'shorter', 'graph.time.longer': 'longer',  # a time part against itself, by the rule

@@ -45,10 +45,10 @@ MESSAGES = {
     'graph.answer.caught': '与 float64 结果的检查发现了错误的更新。',
     'graph.answer.passed': '与 float64 结果的检查通过了：更新没有改变。',
     'graph.answer.dag_correct': '结果仍然正确：每个任务都与 float64 结果一致。',
-    'graph.answer.path': '关键路径（加粗描边）是一条由 {path} 个任务组成的链；{fit}。',
-    'graph.answer.dag_run': ('画出的这次运行的执行时间为 {took}。{lane}最后完成：它运行了全部 {total} 个任务中的 '
-                             '{n} 个，等待了 {wait}。每个任务用了 {per}，单独运行时为 {alone}，'
-                             '而估算假设两者相同（假设1）。'),
+    'graph.answer.bound': ('至少要用 {bound} 个任务的时间：关键路径（加粗描边）有 {path} 个任务，'
+                           '且 {n} 个任务中至少有 {half} 个在同一个计算资源上。'),
+    'graph.answer.dag_run': '画出的这次运行中每个任务的执行时间：{each}。',
+    'graph.dag_each_alone': '{lane}为 {took}（单独运行时为 {alone}）',
     'graph.legend_timer_stops': '计时停止（{wall}）',
     'graph.dag_alone': '各计算资源单独按顺序运行全部 {n} 个任务（{r} 次运行的中位数），每个任务的平均执行时间：{each}',
     'graph.dag_each': '{lane}为 {took}',
@@ -111,8 +111,9 @@ MESSAGES = {
     'graph.answer.overlap': '假设2：两半重叠了 {pct}（假设为 {assumed}）。',
     'graph.answer.rest': '假设3：其他时间变化了{d}：{by}。',
     'graph.box': '{median}（灰色方框 {lo}–{hi}）',
-    'graph.answer.control': '只用一个线程 {c}，与用全部核心的 {one} 相比{by}。',
-    'graph.guess_tasks': '你的猜测：{guess} 个任务的时间；关键路径：{path} 个',
+    'graph.answer.made_of': '先后运行时，其他时间为 {rest}，{than}（{h0}、{h1}）。',
+    'graph.than.more': '比两半都长', 'graph.than.less': '比两半都短', 'graph.than.between': '介于两半之间',
+    'graph.guess_tasks': '你的猜测：{guess} 个任务的时间；至少：{path} 个',
     'graph.model': '估算', 'graph.answer.fit': '{fit}。', 'graph.baseline_row': '基线：{row}',
     'graph.model_dag': '按单独运行的执行时间重放计划得出的估算',
     'graph.time.shorter': '更短', 'graph.time.longer': '更长',  # a time part against itself, by the rule
