@@ -41,6 +41,14 @@ REASON = {'a_no_average': 'task.allreduce.wrong_sum', 'a_tied_twice': 'task.allr
           'd_ignores_bucket_mb': 'task.allreduce.buckets_wrong', 'd_no_average': 'task.allreduce.wrong_sum'}
 
 
+BEFORE: set[int] = set()  # pytest's children from before this module (another module's helpers): not ours
+
+
+@pytest.fixture(scope='module', autouse=True)
+def children_before():  # autouse: before `graded`, the module's first processes
+    BEFORE.update(p.pid for p in psutil.Process().children(recursive=True))
+
+
 def _running(p) -> bool:
     try:  # spawn's resource tracker lives as long as pytest
         return p.status() != psutil.STATUS_ZOMBIE and 'resource_tracker' not in ' '.join(p.cmdline())
@@ -48,13 +56,31 @@ def _running(p) -> bool:
         return False
 
 
-def nothing_left() -> bool:
-    """True once no process this test process started runs; a process killed a moment ago may take a moment to go."""
-    for _ in range(50):
-        if not [p for p in psutil.Process().children(recursive=True) if _running(p)]:
+def left() -> list[str]:
+    """The command lines of processes this module started that still run (named in a failing assert)."""
+    return [' '.join(p.cmdline())[:200] for p in psutil.Process().children(recursive=True)
+            if p.pid not in BEFORE and _running(p)]
+
+
+def nothing_left(tries: int = 50) -> bool:
+    """True once no process this module started runs; a process killed a moment ago may take a moment to go."""
+    for _ in range(tries):
+        if not left():
             return True
         time.sleep(0.1)
     return False
+
+
+def test_nothing_left_sees_a_process_this_module_started():
+    import multiprocessing
+    rank = multiprocessing.get_context('fork').Process(target=time.sleep, args=(60,), daemon=True)
+    rank.start()
+    try:
+        assert not nothing_left(tries=3)  # a leaked rank fails the check
+    finally:
+        rank.kill()
+        rank.join(5.0)
+    assert nothing_left(), left()
 
 
 @pytest.fixture(scope='module')
@@ -94,7 +120,7 @@ def test_worked_solution_passes_every_criterion(graded, task_id):
 @pytest.mark.slow
 def test_grading_many_sources_leaves_nothing_running(graded):
     assert len(graded) == len(tasks.SOLUTIONS) + len(WRONG)
-    assert nothing_left()
+    assert nothing_left(), left()
 
 
 def test_every_wrong_version_has_its_reason():
@@ -185,7 +211,7 @@ def test_a_collective_nobody_joins_a_loop_a_crash_a_stop_and_an_exit_are_reporte
         assert verdict[0].key == f'task.allreduce.{key}', (key, verdict[0].fields)
         assert fields is None or verdict[0].fields == fields
     assert all(c.passed for c in verdicts[-1]), [(c.id, c.key, c.fields) for c in verdicts[-1]]  # new processes
-    assert nothing_left()
+    assert nothing_left(), left()
 
 
 def test_fork_is_unsafe_where_a_forked_child_cannot_run_backward(monkeypatch):
@@ -207,7 +233,7 @@ def test_grading_spawns_its_processes_where_fork_is_unsafe(monkeypatch):
     verdict = tasks.grade(tasks.TASK_A.id, load_submission(tasks.TASK_A, inspect.getsource(backward_then_allreduce)))
     assert methods == ['spawn']
     assert {c.id: c.passed for c in verdict if c.id != 'overlap'} == {'runs': True, 'correct': True, 'safe': True}
-    assert nothing_left()
+    assert nothing_left(), left()
 
 
 SLEEPS = """
@@ -223,7 +249,7 @@ def test_a_hang_through_the_runner_leaves_nothing_running():
     runner = pytest.importorskip('d2l_ext.grading.runner')
     verdict = runner.grade('13.3.4-a-after', SLEEPS, budget_s=8)
     assert verdict.status == 'hung' and not verdict.passed
-    assert nothing_left()
+    assert nothing_left(), left()
 
 
 def test_bucket_sizes_give_one_two_and_three_buckets_unlike_forward_order():

@@ -87,18 +87,16 @@ def _back(vid: str, text=t) -> str:  # a backward row's label: 'backward in (c)'
 
 
 def miss_answer(r, my_guess=None) -> str:
-    """Exercise 1's answer: the control's backward against backward without all-reduce (the formula's) and against
-    (c)'s by the one rule, a line each; then (c) against the formula's estimate and backward in (c) against it."""
-    v, (c, a) = r.version('hooks'), (_spans(r, k) for k in ('hooks', 'backward'))
+    """Exercise 1's answer: the control's backward vs backward alone and vs (c)'s, a line each; then (c)'s backward
+    vs alone, (c) vs the formula's estimate and, where the control slowed backward, vs it with that backward."""
+    v, (c, a), x = r.version('hooks'), (_spans(r, k) for k in ('hooks', 'backward')), r.predicted('hooks')['step']
     pair = lambda x, y: verdict.line(_back(x.label), x, _back(y.label), y, 'ms')  # noqa: E731
     kept = [(_spans(r, 'beside'), m) for m in (a, c) if r.has('beside')]  # the control, gloo beside: vs alone, (c)
-    ways = [verdict.compare(k, m) for k, m in kept]  # gloo named where the control slows as (c), else its 'no'
-    cause = t('allreduce.answer.cause') if ways == ['slower', 'same'] else t('allreduce.answer.not_gloo') * (
-        ways[1:] == ['faster'])
-    model = verdict.vs_model(name(r, v), v.median, t('allreduce.answer.model'), r.predicted('hooks')['step'], 'ms')
-    back = pair(c, a) + cause * (verdict.compare(c, a) == 'slower')  # the control read only where (c)'s slowed
+    models = [('allreduce.answer.model', x)] + [('allreduce.answer.model_back', x + k.median - a.median) for k, _ in
+                                                kept[:1] if verdict.compare(k, a) == 'slower']  # the control's, slower
     end = lambda line: line[:1].upper() + line[1:] + t('allreduce.answer.end')  # noqa: E731
-    return verdict.lines(*(end(pair(k, m)) for k, m in kept), verdict.answer(end(model), end(back), _guess(my_guess)))
+    return verdict.lines(*(end(pair(k, m)) for k, m in kept), verdict.answer(end(pair(c, a)), *(end(verdict.vs_model(
+        name(r, v), v.median, t(k), m, 'ms')) for k, m in models), _guess(my_guess)))
 
 
 def buckets_answer(here, there=None, my_guess=None) -> str:
@@ -122,9 +120,11 @@ def _kept(r, vid: str) -> list[str]:
 
 
 def flat_answer(r, my_guess=None) -> str:
-    """Exercise 2's answer by the one rule, two lines: (b) vs its control (and the cause if they part), (b) vs (a)."""
-    flat = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat'))
-    return verdict.lines(_line(*_kept(r, 'flat')), verdict.answer(*flat, _guess(my_guess)))
+    """Exercise 2's answer, two lines: (b) vs its control (the cause if they part), (b) vs (a), (b) vs the formula."""
+    flat, v = _where([('allreduce.here', r)], lambda x: verdict_text(x, 'flat')), r.version('flat')
+    model = verdict.vs_model(name(r, v), v.median, t('allreduce.answer.model'), r.predicted('flat')['step'], 'ms')
+    return verdict.lines(_line(*_kept(r, 'flat')), verdict.answer(*flat, model + t('allreduce.answer.end'),
+                                                                  _guess(my_guess)))
 
 
 def _guess(g) -> str:  # 'Your guess: 12.5.' or 'Your guess: slower.' under a worked answer; '' without one

@@ -55,7 +55,7 @@ print(show.machine_text(BACKEND, WORLD))
 # through gloo, PyTorch's CPU communication backend. In **(a)** every gradient is all-reduced after backward. In **(c)** each gradient's all-reduce starts from a
 # hook once backward has computed it. The last layer's gradient is final first, so its all-reduce runs while backward
 # computes the layers nearer the input. DDP does (c) with gradients grouped in buckets: DDP 1 MiB sends a bucket once
-# it holds 1 MiB.
+# it holds at least 1 MiB (a bucket never splits a layer).
 #
 # The top panel's top row, the step without all-reduce, is the floor.
 
@@ -65,7 +65,7 @@ print(show.machine_text(BACKEND, WORLD))
 # 两个进程在 16 核主机（NVIDIA H200 机器的 CPU）上运行下文的两个版本，经 gloo（PyTorch 在 CPU 上的通信后端）通信。
 # **（a）**在反向传播之后对每个梯度做全归约。**（c）**在反向传播算出一个梯度后，立即由钩子发起它的全归约。
 # 最后一层的梯度最先算出，所以它的全归约与前面各层的反向传播同时进行。DDP 与（c）相同，只是按桶发送：
-# DDP（1 MiB）在桶装满 1 MiB 时发送。
+# DDP（1 MiB）在桶里至少有 1 MiB 时发送（一层的梯度不会拆到两个桶里）。
 #
 # 下图最上面一行是不做全归约的训练迭代，即下界。
 
@@ -213,7 +213,7 @@ print(show.ingredients_text(result))
 # %% [markdown] lang="zh"
 # ## 预测
 #
-# 上面 16 核主机的记录结果才是收益的样子。按代价公式，（c）的训练迭代执行时间等于不做全归约的训练迭代，
+# 收益要看上面 16 核主机的记录结果。按代价公式，（c）的训练迭代执行时间等于不做全归约的训练迭代，
 # 加上反向传播隐藏不了的全归约（假设反向传播的执行时间不变）。隐藏不了的至少是最后一次调用，即最后算出的第一层 4 MiB 权重。
 # 只有当（c）隐藏的全归约（至多为上面打印的“只做全归约”）多于它让反向传播增加的时间，（c）才比（a）快；练习 1 测量后者。
 # 本机（c）的训练迭代要多少毫秒？
@@ -253,14 +253,14 @@ display(show.step_timelines(result, ['hooks', 'serial']))  # (c), then (a), on o
 #
 # 1. The formula assumes backward as long as without all-reduce. How long is backward in (c) here (ms)? Write your
 #    guess into `my_guess_back`. The figure adds a control, (a) with gloo alongside: (a) while gloo all-reduces
-#    24 MiB of spare buffers from backward's start. By the one rule, is backward there as slow as in (c)?
+#    24 MiB of spare buffers from backward's start. By the one rule, is backward there at least as slow as in (c)?
 
 # %% [markdown] lang="zh"
 # ## 练习
 #
 # 1. 代价公式假设反向传播与不做全归约时一样长。本机（c）中的反向传播要多少毫秒？把你的猜测写进 `my_guess_back`。
 #    图中还有对照“（a），后台同时全归约”：即（a），只是从反向传播开始起，gloo 在后台对 24 MiB 的备用缓冲区做全归约。
-#    按同一规则，对照中的反向传播和（c）中的一样慢吗？
+#    按同一规则，对照中的反向传播是否至少和（c）中的一样慢？
 
 # %%
 my_guess_back = None  # ms: backward in (c) here  #zh: 毫秒：本机（c）中的反向传播执行时间
@@ -269,25 +269,26 @@ my_guess_back = None  # ms: backward in (c) here  #zh: 毫秒：本机（c）中
 display(show.plot_backward(result, ['backward', 'hooks', 'beside'], guess=my_guess_back))  # in the profiled steps  #zh: 性能分析器记录的那几次迭代
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.miss_answer(result, my_guess_back))  # the control, then (c) against the formula's estimate  #zh: 先看对照，再比较（c）与代价公式的估算
+print(show.miss_answer(result, my_guess_back))  # the control, then (c) against both estimates  #zh: 先看对照，再比较（c）与两个估算
 
 # %% [markdown]
 # 2. (b) makes one call where (a) makes one per gradient; its control, (b) with its buffer made once, makes it once
-#    instead of every step. How long is (b)'s step here (ms)? Write your guess into `my_guess_flat`. By the one rule, is (b)
-#    faster than (a)? Than its control?
+#    instead of every step. The hatched bar is the formula's estimate for (b): one call instead of 12. How long is (b)'s
+#    step here (ms)? Write your guess into `my_guess_flat`. By the one rule, is (b) faster than (a)? Than its control?
 
 # %% [markdown] lang="zh"
 # 2. （b）只调用一次全归约，（a）每个梯度调用一次；它的对照“（b）只建一次缓冲区”不在每次迭代中新建缓冲区。
+#    斜线条形是代价公式对（b）的估算：调用 1 次而不是 12 次。
 #    本机（b）的训练迭代要多少毫秒？把你的猜测写进 `my_guess_flat`。按同一规则，（b）比（a）快吗？比它的对照呢？
 
 # %%
 my_guess_flat = None  # ms: (b)'s step here  #zh: 毫秒：本机（b）的训练迭代执行时间
 
 # %% tags=["nbval-ignore-output"]
-display(show.plot_steps(result, ids=['serial', 'flat', 'kept'], guess=my_guess_flat, guess_on='flat', model=False))  # (a), (b), its control  #zh: （a）、（b）和它的对照
+display(show.plot_steps(result, ids=['serial', 'flat', 'kept'], guess=my_guess_flat, guess_on='flat'))  # (a), (b), its control; the formula's estimate for (b) hatched  #zh: （a）、（b）和它的对照；斜线条形是代价公式对（b）的估算
 
 # %% jupyter={"source_hidden": true, "outputs_hidden": true} tags=["nbval-ignore-output"]
-print(show.flat_answer(result, my_guess_flat))  # (b) against its control, then against (a)  #zh: （b）与它的对照相比，再与（a）相比
+print(show.flat_answer(result, my_guess_flat))  # (b) against its control, then against (a) and the formula  #zh: （b）与它的对照相比，再与（a）和公式的估算相比
 
 # %% [markdown]
 # 3. DDP 25 MiB puts all of the MLP's gradients in one bucket: one call after backward. Smaller buckets send during

@@ -47,7 +47,7 @@ MESSAGES = {
     'allreduce.answer.kept': "({k})'s torch.cat and ÷n make {mib:.0f} MiB of new tensors a step; its control, none.",
     'allreduce.answer.sum': 'Check stopped: relative error {error}, near n − 1 = {n1} (n = {n}).',
     'allreduce.plot.formula': "the formula's estimate (backward unchanged)",
-    'allreduce.answer.cause': '; as slow in the control', 'allreduce.answer.not_gloo': '; less slow in the control',
+    'allreduce.answer.model_back': "the formula's estimate with the control's backward",
     'allreduce.table.note': 'A {w} × {w} weight is {mib:g} MiB: buckets up to {mib:g} MiB hold one layer.',
     'allreduce.version.buckets_kept': '(d), buffers made once', 'allreduce.version.beside': '(a) with gloo alongside',
     'allreduce.plot.back_beside': 'backward in (a) with gloo alongside',
