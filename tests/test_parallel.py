@@ -272,7 +272,7 @@ def test_the_lanes_answer_gives_together_vs_the_model_and_guess_then_the_baselin
     rows = LaneRows(cmp, lanes, [10, 10], lanes[0], control=lanes[0], busy=0.0)
     with using_language('en'):
         assert dp.lanes_answer(rows, 0.12) == (  # first together vs max(t1, t2) in % (no rule: no boxes), the guess
-            'Worked answer: together 0.104 s: 5.5% below the estimate max(t1, t2) 0.110 s. your guess 0.120 s · '
+            'Worked answer: together 0.104 s: 5.5% below the floor max(t1, t2) 0.110 s. your guess 0.120 s · '
             'predicted 0.110 s · measured 0.104 s. Against the baseline: faster (7.1% less time). r = control '
             '0.200 s / baseline 0.112 s = 1.79: at most 1 − 1.79/2 = 11% saved.')  # on CPU lanes the bound, from r
         rows.cmp['e'] = Measurement('e', [0.25] * 3)  # r > 2: the bound says together must lose
@@ -301,9 +301,12 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
             'Control (NaiveEngine): together 410 ms vs one at a time 400 ms: no clear difference (medians within 5%).',
-            'PyTorch (threads per product: 1) one at a time 250 ms vs MXNet together 200 ms: slower.',  # measured only
-            'Worked answer: MXNet: yes: 2.00x as fast as one at a time (200 ms vs 400 ms): faster.']  # the guess's unit
-        assert 'its control gained too: unclear.' in dp.independence_answer([torch, mx, mx])  # no "yes" here
+            'Worked answer: MXNet: yes: 2.00x as fast as one at a time (200 ms vs 400 ms): faster. PyTorch (threads '
+            'per product: 1) one at a time: slower (250 ms vs MXNet together 200 ms).']  # MXNet's, then PyTorch's
+        assert dp.independence_answer([_ways([0.2] * 3, [0.2] * 3), mx, naive]).endswith(  # no cause, the setup fact
+            'PyTorch (threads per product: 1) one at a time already matches MXNet together (200 ms vs 200 ms): no '
+            'clear difference (medians within 5%).')
+        assert 'its control too: unclear.' in dp.independence_answer([torch, mx, mx])  # no "yes" here
         assert 'MXNet: no: ' in dp.independence_answer([torch, naive, naive])
         torch.busy = 0.9  # others kept the cores busy (sampled once, kept on the first run): no verdict, no answer
         assert dp.independence_answer([torch, mx, naive]).startswith(
@@ -329,11 +332,11 @@ def test_exercise_2_judges_two_threads_against_one_thread_in_one_format(capsys):
                                           'batched': Times.from_times([0.004] * 3, 'c'),
                                           'cuda_graph': Times.from_times([0.003] * 3, 'd')})
     with using_language('en'):
-        assert dp.small_ops_answer(small) == (  # the question first, then the control by the rule: no bound from r
+        assert dp.small_ops_answer(small) == (  # the question first, the control by the rule, r by medians, the bound
             'Worked answer: two lanes together, 1 of 2 cores each 10.0 ms vs baseline: one thread, whole CPU (2 cores) '
             '20.0 ms: faster (50% less time). Whole CPU (20.0 ms) vs one core (20.1 ms): no clear difference (medians '
-            'within 5%). The rule cannot separate the whole CPU from one core: r is unknown. torch.bmm 4.00 ms vs the '
-            'baseline: faster (80% less time).')  # one unit form: shares, as the bound's
+            'within 5%). r = control 20.1 ms / baseline 20.0 ms = 1.00: at most 1 − 1.00/2 = 50% saved; measured 50%. '
+            'torch.bmm 4.00 ms vs the baseline: faster (80% less time).')  # one unit form: shares, as the bound's
         small.times['one_core'] = Times.from_times([0.04] * 3, 'e')  # the second core gained: the bound from r
         assert 'Whole CPU (20.0 ms) vs one core (40.0 ms): faster (50% less time). r = ' in dp.small_ops_answer(small)
         small.times['one_core'] = Times.from_times([0.01] * 3, 'e')  # slower than one core: what the control tests
@@ -385,8 +388,8 @@ def test_the_recording_draws_and_says_its_verdicts():
         assert ax.get_title(loc='left') == 'Recorded on NVIDIA H200, 2026-12-04: 50 products of 4000 × 4000'
         assert 'grey box: middle half of the repeats' not in [x.get_text() for x in ax.get_legend().texts]
         assert recorded_answer(rec) == (  # what the CPU can take off the GPU at most, then what together saved
-            "Worked answer: the CPU takes 26 of 1466 products: at most 26/1466 = 1.8% of the baseline's time, under "
-            "the rule's 5%. Together (0.504 s) saved 0.8% of the baseline's median (0.508 s): no clear difference "
+            "Worked answer: the CPU takes 26 of 1466 products: at most 26/1466 = 1.8% of the baseline, under "
+            "the rule's 5%. Together (0.504 s) saved 0.8% of the baseline (0.508 s): no clear difference "
             '(medians within 5%).')
         fig = recorded_figure(rec, 0.1)
         labels = [x.get_text().rsplit('\n', 1)[0] for x in fig.axes[0].get_yticklabels()]
@@ -404,7 +407,7 @@ def test_the_recording_draws_and_says_its_verdicts():
         # the rule's 5% drawn around the baseline's median, the grey boxes the text names in the legend, and the
         # timeline on the repeats' time axis (its unit: ms)
         legend = [x.get_text() for x in fig.axes[0].get_legend().texts]
-        assert 'medians within 5%:\nno clear difference' in legend and fig.axes[0].get_xlim()[1] < 0.9
+        assert "baseline's median ±5%:\nno clear difference" in legend and fig.axes[0].get_xlim()[1] < 0.9
         assert len(fig.axes) == 2  # the repeats and one run: no panel for the sum (not a baseline: Pitfalls)
         from matplotlib.collections import PolyCollection  # the band's edges: where the rule's 5% half flips
         xs = [c.get_paths()[0].vertices[:, 0] for c in fig.axes[0].collections if isinstance(c, PolyCollection)]

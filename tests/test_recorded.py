@@ -64,7 +64,7 @@ def test_recorded_titles_come_from_the_recording():
     assert '\n' not in fig.axes[1].get_title(loc='left')  # one line: which run; a merged lane says so in its row
     lanes = ' '.join(x.get_text() for x in fig.axes[1].get_yticklabels())
     assert rec.machine['date'][:10] in top and rec.machine['gpus'][0] in top
-    assert ('(too short to draw each)' in lanes) == any(k > 200 for k in tl.iters)
+    assert ('(each too short to draw)' in lanes) == any(k > 200 for k in tl.iters)
 
 
 def test_recorded_figures_have_no_english_in_chinese(monkeypatch):

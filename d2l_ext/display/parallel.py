@@ -67,8 +67,7 @@ def plot_parallel(result, ax=None, title=None, guess=None, predicted=None, produ
 
 
 def plot_book_slides():
-    """The book's point from d2l's slides (parallel.BOOK_SLIDES, one timing each): GPU1, GPU2, their sum, together,
-    each a bar from zero on a full axis, its value at its end."""
+    """d2l's slides (parallel.BOOK_SLIDES, one timing each): GPU1, GPU2, their sum, together; bars, values at ends."""
     from ..parallel import BOOK_SLIDES as s
     values = {'GPU1': s['GPU1'], 'GPU2': s['GPU2'], style.plot_text('parallel.book_sum'): s['GPU1'] + s['GPU2'],
               style.plot_text('parallel.book_both'): s['GPU1 & GPU2']}
@@ -99,7 +98,8 @@ def plot_lanes_run(rows, guess: float | None = None, baseline: float | None = No
               *(style.plot_text(f'parallel.variant.{variant}', name=job) for variant, job in zip(both, jobs))]
     return legend_below(plot_repeats(cmp, predicted={names[2]: predicted}, halves=True, labels=dict(zip(names, labels)),
                                guess={names[2]: guess, names[3]: baseline}, predicted_label=variant_name('parallel', (
-        'expected.separate')), title=style.plot_text('parallel.repeats_title', repeats=len(cmp[names[2]].times))))
+        'expected.floor' if rows.control else 'expected.separate')), title=style.plot_text(
+        'parallel.repeats_title', repeats=len(cmp[names[2]].times))))
 
 
 def legend_below(fig, more: dict | None = None, y: float = -0.22):  # beside the axis it squeezes the plot (and a far
@@ -122,8 +122,9 @@ def lanes_answer(rows, guess: float | None = None) -> str:
     m = [rows.cmp[name] for name in rows.names]
     unit, slow = verdict.unit_for(*(x.median for x in m)), max(rows.alone)
     said = [t('parallel.answer.line', line=verdict.vs_model(t('parallel.name.together'), m[2].median, t(
-        'parallel.name.model'), slow, unit)), guess is not None and t('parallel.answer.line', line=verdict.guess(
-            float(guess), slow, m[2].median)), t('parallel.answer.vs_baseline', by=verdict.by(m[2], m[3]))]
+        'parallel.name.floor' if rows.control else 'parallel.name.model'), slow, unit)), guess is not None and t(
+            'parallel.answer.line', line=verdict.guess(float(guess), slow, m[2].median)), t(
+            'parallel.answer.vs_baseline', by=verdict.by(m[2], m[3]))]
     return verdict.answer(*filter(None, said), rows.control and _bound(m[4], m[3], unit) or '')
 
 
@@ -144,8 +145,7 @@ def _engine(r, text=t) -> str:  # on a CPU 'PyTorch (threads per product: 1)'; '
 
 
 def independence_answer(runs) -> str:
-    """Exercise 1's answer in the guess's unit (times as fast): MXNet's control, PyTorch one at a time (its threads per
-    product, printed) against MXNet issued together, then MXNet against its own one at a time, by the rule."""
+    """Exercise 1's answer: MXNet's control; MXNet vs its one at a time (the guess's unit), PyTorch's one vs MXNet's."""
     unit = 's' if max(max(m.repeated()) for x in runs for m in _ways(x)) >= 1 else 'ms'  # the figure's unit
     pairs = [*map(_ways, runs)]  # each run's two ways; with MXNet, last: PyTorch one at a time, MXNet together
     pairs += [(pairs[0][1], pairs[1][0])] if len(runs) > 2 else []
@@ -155,10 +155,11 @@ def independence_answer(runs) -> str:
     q, faster = min(1, len(runs) - 1), [verdict.compare(*_ways(x)) == 'faster' for x in runs]  # q: MXNet, else PyTorch
     answer = 'no' if not faster[q] else 'mxnet_unclear' if len(runs) > 2 and faster[2] else 'yes'
     last = t(f'parallel.answer.{answer}', name=framework(runs[q].framework).display, **said[q])
-    lines = [t('parallel.answer.naive', **said[2]), t('parallel.answer.across', torch=_engine(runs[0]), **said[3]),
-             last] if len(runs) > 2 else [last]
-    gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # a verdict a line, MXNet's (the question's) last
-    return verdict.answer(gone) if gone else verdict.lines(*lines[:-1], verdict.answer(lines[-1]))
+    across = len(runs) > 2 and t('parallel.answer.across_slower' if verdict.compare(*pairs[3]) == 'slower' else
+                                 'parallel.answer.across', torch=_engine(runs[0]), **said[3])  # PyTorch vs MXNet
+    gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # the control's line, then MXNet's and PyTorch's
+    return verdict.answer(gone) if gone else verdict.lines(len(runs) > 2 and t('parallel.answer.naive', **said[2]),
+                                                           verdict.answer(last, across or ''))
 
 
 def plot_independence(runs, guess: float | None = None):
@@ -190,20 +191,19 @@ def _share_by(a, b) -> str:  # verdict.by, a share even from 3x faster on: exerc
 
 
 def small_ops_answer(r) -> str:
-    """Exercise 2's answer: two lanes (GPU: streams) vs the baseline; on a CPU vs one core and, where the rule parts
-    them, the main section's bound 1 - r/2 beside the share two lanes saved; bmm."""
+    """Exercise 2's answer: two lanes (GPU: streams) vs the baseline; on a CPU vs one core by the rule, then r by
+    medians and the main section's bound 1 - r/2 beside the share two lanes saved; bmm."""
     (a, b, _), ts = _pair(r), r.times
     named = {variant: t(f'parallel.variant.{variant}', **vars(r)) for variant in (a, b)}
     ms = {k: verdict.num(m.median, 'ms') for k, m in ts.items()}
     gone = r.kind == 'cpu' and unmeasurable(t('parallel.claim_small'), _busy(r))  # a GPU's rows do not wait for cores
     said = [t('parallel.small.line', a=named[a], ma=ms[a], b=named[b], mb=ms[b], by=_share_by(ts[a], ts[b])),
             t('parallel.small.bmm', bmm=ms['batched'], by=_share_by(ts['batched'], ts[b]))]
-    if 'one_core' in ts:  # the control: two cores vs one; only where the rule parts them the bound, 1 - r/2
-        parted, v = verdict.compare(ts[b], ts['one_core']) != 'same', 100 * (1 - ts[a].median / ts[b].median)
+    if 'one_core' in ts:  # the control: two cores vs one by the rule, then r by medians and the bound, 1 - r/2
+        v = 100 * (1 - ts[a].median / ts[b].median)
         saved = t('verdict.unit.%', value=verdict.sig(v, 2) if abs(v) < 10 else f'{v:.0f}').replace('-', '−')
         said[1:1] = [t('parallel.small.control', b=ms[b], c=ms['one_core'], by=_share_by(ts[b], ts['one_core'])),
-                     _bound(ts['one_core'], ts[b], 'ms', saved) if parted and r.threads == 1 else
-                     '' if parted else t('parallel.small.no_bound')]
+                     r.threads == 1 and _bound(ts['one_core'], ts[b], 'ms', saved)]
     return verdict.answer(*([gone] if gone else filter(None, said)))
 
 

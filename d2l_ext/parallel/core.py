@@ -49,8 +49,8 @@ def expectation(lanes, seconds: list[float], cores: int | None = None) -> Expect
 
 
 def whole_device(lane: Lane, cores: int | None = None) -> Lane:
-    """The baseline's lane: `lane`'s device, all of it (a CPU lane: one lane with all `cores`; else `lane`)."""
-    cores = cores or cpu_cores()
+    """The baseline's lane: `lane`'s device, all of it (a CPU lane: one lane with all `cores` or its own; else it)."""
+    cores = cores or lane.cores or cpu_cores()
     return make_lane(lane.framework, 'cpu', 0, threads=cores, name='cpu', cores=cores,
                      label_key='core.lane_cpu_all_label') if lane.kind == 'cpu' else lane
 

@@ -24,15 +24,15 @@
 #
 # 2. **computation and communication overlapping**: copying one result while the next one is computed.
 #
-# The book shows both with two GPUs. Here: a recorded H200 run. Later lessons also measure on your machine; where two
-# lanes share one CPU's cores, they measure how much the sharing costs.
+# The book shows both with two GPUs. Here: a recorded H200 run. The recorded runs (an H200, a 16-core host) are the
+# picture of the gains; on a laptop, later lessons split the CPU's cores in two and measure what sharing them costs.
 #
 # | notebook | what you will see |
 # |---|---|
 # | [13.3.1 Parallel Computation on Devices](13.3.1-Parallel-Computation-on-Devices.ipynb) | the book's cells on this machine; what the clock waits for; two jobs on two lanes at once (two devices, or two halves of one CPU), against one device doing both; small products on two CPU lanes (exercise 2) |
-# | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes |
+# | [13.3.2 Parallel Computation and Communication](13.3.2-Parallel-Computation-and-Communication.ipynb) | copying results to the host while the next product computes, and what that takes (recorded: the copy stream's gain) |
 # | [13.3.3 Extra: The Dependency Graph of Fig. 13.3.1](13.3.3-The-Dependency-Graph.ipynb) | the book's Fig. 13.3.1, built and measured: a training step split into two halves run at once, against one device |
-# | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs |
+# | [13.3.4 Extra: Gradients All-Reduced While Backward Still Runs](13.3.4-Allreduce-During-Backward.ipynb) | beyond the book: data-parallel training with `torch.distributed`, each gradient's all-reduce starting while backward still runs (recorded: the hooks' gain) |
 
 # %% [markdown] lang="zh"
 # # 12.3. 自动并行：概览
@@ -46,15 +46,15 @@
 #
 # 2. **计算与通信重叠**：在计算下一个结果的同时复制上一个结果。
 #
-# 书中用两个 GPU 展示了这两点。本节展示在 H200 上记录的运行；之后各节还会在你的机器上测量。
-# 两个计算资源共用一个 CPU 的核心时，之后各节会测出共用要付出多少时间。
+# 书中用两个 GPU 展示了这两点。本节展示在 H200 上记录的运行。收益要看记录的运行（H200、16 核主机）；
+# 在笔记本电脑上，之后各节把 CPU 的核心分成两半，测量共用这些核心要付出多少时间。
 #
 # | Jupyter 记事本 | 你将看到 |
 # |---|---|
 # | [12.3.1节：基于 GPU 的并行计算](13.3.1-Parallel-Computation-on-Devices.ipynb) | 在这台机器上运行书中的代码；计时要等待什么；两项任务同时在两个设备上运行（或把 CPU 的核心分成两半），与一个设备完成它们所用的时间相比较；练习 2 改用小矩阵乘法 |
-# | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件 |
+# | [12.3.2节：并行计算与通信](13.3.2-Parallel-Computation-and-Communication.ipynb) | 在计算下一个乘法的同时把结果复制到主机，以及需要哪些条件（记录结果：复制流带来的收益） |
 # | [扩展：依赖图](13.3.3-The-Dependency-Graph.ipynb) | 书中的图12.3.1，动手实现并测量：一次训练迭代拆成两半同时运行，再与一个设备相比较 |
-# | [扩展：在反向传播的同时对梯度做全归约](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始 |
+# | [扩展：在反向传播的同时对梯度做全归约](13.3.4-Allreduce-During-Backward.ipynb) | 超出书本的内容：用 `torch.distributed` 做数据并行训练，反向传播还在进行时，每个梯度的全归约就已开始（记录结果：钩子带来的收益） |
 
 # %%
 # %matplotlib inline
@@ -74,9 +74,9 @@ print(machine_line(mxnet=False))
 # The GPU and the CPU are each a *lane*: hardware that can run work beside other work (the CPU keeps one core back to
 # feed the GPU).
 #
-# Each lane ran one job, the book's `run`: independent products of 2000 × 2000 matrices (the book's 4000 × 4000 would
-# leave the CPU only a few), as many as that lane alone finishes in 0.5 s. The **baseline** is the GPU alone doing both jobs'
-# products. The next cell prints each job's products and its time alone.
+# Each lane ran one job, the book's `run`: independent products of 2000 × 2000 matrices (of the book's 4000 × 4000 the
+# CPU would finish only a few in 0.5 s). Each job's count was set to about 0.5 s on its lane alone. The **baseline** is
+# the GPU alone doing both jobs' products. The next cell prints each job's products and its measured time alone.
 
 # %% [markdown] lang="zh"
 # ## 根据在 GPU 上记录的结果做预测
@@ -86,8 +86,8 @@ print(machine_line(mxnet=False))
 #
 # GPU 和 CPU 各是一个**计算资源**，即能与其他工作同时运行的硬件（CPU 留出一个核心给 GPU 发指令）。
 #
-# 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法（若用书中的 4000×4000，CPU 只能做几次），
-# 每项任务的乘法次数是该计算资源单独运行 0.5 秒能完成的次数。
+# 两者各完成一项任务，即书中的 `run` 函数：相互独立的 2000×2000 矩阵乘法（若用书中的 4000×4000，CPU 在 0.5 秒内只能做几次）。
+# 每项任务的乘法次数按该计算资源单独运行约 0.5 秒定出。
 # **基线**是 GPU 单独完成两项任务的全部乘法所用的时间。下一个单元格输出每项任务的乘法次数和单独运行的执行时间。
 
 # %% tags=["nbval-ignore-output"]
@@ -122,14 +122,14 @@ my_guess = None  # the share of the baseline's time saved, e.g. 0.1  #zh: 基线
 # %% [markdown]
 # If that share is under the rule's 5%, expect no clear difference: the rule needs medians at least 5% apart.
 #
-# Top: every repeat, each estimate hatched and labelled, your guess a diamond on together's row. Bottom: together's
-# median run.
+# The figure's top half: every repeat, each estimate hatched and labelled, your guess a diamond on together's row.
+# Its bottom half: together's median run.
 
 # %% [markdown] lang="zh"
 # 如果这个比例低于规则中的5%，就应当没有明显差别：规则要求中位数至少相差5%。
 #
-# 上图画出每次重复，斜线条形是估算值，下方注明了估算方法；菱形是你的猜测（画在“同时运行”一行）。
-# 下图是“同时运行”中执行时间居中的那次运行。
+# 下图上半部分画出每次重复，斜线条形是估算值，下方注明了估算方法；菱形是你的猜测（画在“同时运行”一行）。
+# 下图下半部分是“同时运行”中执行时间居中的那次运行。
 
 # %% tags=["nbval-ignore-output"]
 recorded_figure(rec, my_guess)  # every repeat as a dot; your guess, once set, as a diamond  #zh: 每次重复画成一个点；写下猜测后，猜测画成菱形

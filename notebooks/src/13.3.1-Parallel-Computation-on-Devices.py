@@ -110,16 +110,17 @@ with d2l_ext.Benchmark(f'{lanes[1].label}, one timing', lanes[1:]):
 # %% [markdown] lang="zh"
 # 一个线程依次调用两个 `run`，与书中一样。GPU 上的 `run` 只是把乘法排入队列就返回，所以第二个与第一个同时运行。
 # CPU 上的 `run` 在返回前就算完每个乘法，所以在 CPU 上，第二个要等第一个算完才开始。
-# 这几个单元格都只计时一次；下面的图中每一行测量5次。
+# 这几个单元格都只计时一次；下面的图中每一行测量15次。
 
 # %% tags=["nbval-ignore-output"]
 run(x_gpu1, K[0]), run(x_gpu2, K[1])  # warm-up, in turn as timed  #zh: 预热，顺序与计时时相同
 d2l_ext.wait_for_lanes(lanes)
 
-with d2l_ext.Benchmark('one thread, both runs in turn, one timing', lanes):
+per = f' ({torch.get_num_threads()} of {d2l_ext.cpu_cores()} cores)' if lanes[0].kind == 'cpu' else ''  # as set above  #zh: 上面设定的
+with d2l_ext.Benchmark(f'one thread{per}, both runs in turn, one timing', lanes):
     run(x_gpu1, K[0])
     run(x_gpu2, K[1])
-#zh-str: {'one thread, both runs in turn, one timing': '一个线程依次调用两个run，计时一次'}
+#zh-str: {' ({torch.get_num_threads()} of {d2l_ext.cpu_cores()} cores)': '（{torch.get_num_threads()}个核心，共{d2l_ext.cpu_cores()}个）', 'one thread{per}, both runs in turn, one timing': '一个线程{per}依次调用两个run，计时一次'}
 
 # %% [markdown]
 # ### What the clock waits for
@@ -213,7 +214,7 @@ from d2l_ext.display.parallel import plot_book_slides
 plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  #zh: GPU1、GPU2、两者之和、同时运行，各计时一次
 
 # %% [markdown]
-# The next cell measures, interleaved, 5 repeats each: each lane alone, together, and the **baseline**: one device
+# The next cell measures, interleaved, 15 repeats each: each lane alone, together, and the **baseline**: one device
 # doing both jobs. On CPU lanes the baseline is the whole CPU (both cores), and a last row, the **control**, runs its
 # job on one core.
 #
@@ -221,7 +222,7 @@ plot_book_slides()  # GPU1, GPU2, their sum and both together, one timing each  
 # baseline's time: nothing if $r = 2$, half if $r = 1$. The control row measures $r$.
 
 # %% [markdown] lang="zh"
-# 下一个单元格交替测量以下各行，每行测量5次：两者各自单独运行、同时运行，以及**基线**（一个设备完成两项任务）。
+# 下一个单元格交替测量以下各行，每行测量15次：两者各自单独运行、同时运行，以及**基线**（一个设备完成两项任务）。
 # 在 CPU 上，基线是整个 CPU（两个核心），最后一行**对照**用一个核心完成基线的任务。
 #
 # 在 CPU 上，如果基线的速度是对照的$r$倍，同时运行至多省下基线执行时间的$1 - r/2$：
@@ -237,16 +238,17 @@ print('measured with your run_together (its check passed)' if checked.passed els
       "measured with the package's run_together (yours has not passed its check yet)")
 #zh-str: {'measured with your run_together (its check passed)': '用你的 run_together 测量（它通过了检查）', "measured with the package's run_together (yours has not passed its check yet)": '用参考实现测量（你的版本尚未通过检查）'}
 # each lane alone, together, the baseline; on CPU lanes the control  #zh: 两者各自单独运行、同时运行、基线；在 CPU 上还有对照
-rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeats=5)
+rows = parallel.lane_rows(run_together, lanes, [x_gpu1, x_gpu2], K, refs, repeats=15)
 print(alone_line(rows))  # what you predict from  #zh: 你做预测所用的数字
 
 # %% [markdown]
-# How long will the two lanes take together? Write it, in seconds, into `my_guess`. The hatched bar is the estimate
-# $\max(t_1, t_2)$, which assumes separate hardware.
+# How long will the two lanes take together? Write it, in seconds, into `my_guess`. The hatched bar is
+# $\max(t_1, t_2)$: on separate hardware the estimate. Two CPU lanes share one CPU's memory and caches, so there it is
+# a floor, not a prediction.
 
 # %% [markdown] lang="zh"
 # 两项任务同时运行要多久？把你的预测（秒）写进 `my_guess`。
-# 斜线条形是估算值$\max(t_1, t_2)$，它假定硬件相互独立。
+# 斜线条形是$\max(t_1, t_2)$：在相互独立的硬件上，它是估算值；CPU 的两半共用内存和缓存，这时它只是下界，不是预测。
 
 # %%
 my_guess = None  # both lanes together, in seconds  #zh: 两项任务同时运行的执行时间（秒）
@@ -351,8 +353,8 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## Remember
 #
-# * Two lanes on separate hardware take about $\max(t_1, t_2)$. Two CPU lanes save at most $1 - r/2$ of the
-#   baseline's time ($r$: its speed over one core's).
+# * Two lanes on separate hardware take about $\max(t_1, t_2)$; on one CPU that is a floor. Two CPU lanes save at most
+#   $1 - r/2$ of the baseline's time ($r$: its speed over one core's).
 # * One thread keeps several GPUs busy; eager CPU work needs a thread per lane.
 # * Predict from each lane's measured time, then look at every repeat.
 #
@@ -365,7 +367,7 @@ print(small_ops_answer(small))  # the worked answer, from this run's numbers  #z
 #
 # ## 小结
 #
-# * 在相互独立的硬件上，同时运行的执行时间约为$\max(t_1, t_2)$。
+# * 在相互独立的硬件上，同时运行的执行时间约为$\max(t_1, t_2)$；在同一个 CPU 上它只是下界。
 #   在 CPU 上，两者同时运行至多省下基线执行时间的$1 - r/2$（$r$：基线比一个核心快的倍数）。
 # * 一个线程就能让多个 GPU 都忙起来；命令式执行的 CPU 工作则需要每个计算资源一个线程。
 # * 用各自实测的执行时间做预测，再看每次重复。
