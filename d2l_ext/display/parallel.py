@@ -155,8 +155,7 @@ def independence_answer(runs) -> str:
     q, faster = min(1, len(runs) - 1), [verdict.compare(*_ways(x)) == 'faster' for x in runs]  # q: MXNet, else PyTorch
     answer = 'no' if not faster[q] else 'mxnet_unclear' if len(runs) > 2 and faster[2] else 'yes'
     last = t(f'parallel.answer.{answer}', name=framework(runs[q].framework).display, **said[q])
-    across = len(runs) > 2 and t('parallel.answer.across_slower' if verdict.compare(*pairs[3]) == 'slower' else
-                                 'parallel.answer.across', torch=_engine(runs[0]), **said[3])  # PyTorch vs MXNet
+    across = len(runs) > 2 and t('parallel.answer.across', torch=_engine(runs[0]), **said[3])  # PyTorch vs MXNet
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # the control's line, then MXNet's and PyTorch's
     return verdict.answer(gone) if gone else verdict.lines(len(runs) > 2 and t('parallel.answer.naive', **said[2]),
                                                            verdict.answer(last, across or ''))
