@@ -301,8 +301,9 @@ def test_exercise_1_prints_only_the_guess_and_answers_with_the_control(capsys):
         assert capsys.readouterr().out == ''  # no guess: nothing printed, the verdict is the worked answer's
         assert dp.independence_answer([torch, mx, naive]).splitlines() == [  # a verdict a line, the question's last
             'Control (NaiveEngine): together 410 ms vs one at a time 400 ms: no clear difference (medians within 5%).',
-            'Worked answer: MXNet: yes: 2.00x as fast as one at a time (200 ms vs 400 ms): faster. PyTorch (threads '
-            'per product: 1) one at a time vs MXNet together (250 ms vs 200 ms): slower.']  # MXNet's, then PyTorch's
+            'Worked answer: PyTorch: yes: 1.25x as fast as one at a time (200 ms vs 250 ms): faster. MXNet: yes: 2.00x '
+            'as fast as one at a time (200 ms vs 400 ms): faster. PyTorch (threads per product: 1) one at a time vs '
+            'MXNet together (250 ms vs 200 ms): slower.']  # each framework's own answer, then across
         assert dp.independence_answer([_ways([0.2] * 3, [0.2] * 3), mx, naive]).endswith(  # no cause, the setup fact
             'PyTorch (threads per product: 1) one at a time vs MXNet together (200 ms vs 200 ms): no clear '
             'difference (medians within 5%).')

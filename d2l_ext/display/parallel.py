@@ -156,9 +156,11 @@ def independence_answer(runs) -> str:
     answer = 'no' if not faster[q] else 'mxnet_unclear' if len(runs) > 2 and faster[2] else 'yes'
     last = t(f'parallel.answer.{answer}', name=framework(runs[q].framework).display, **said[q])
     across = len(runs) > 2 and t('parallel.answer.across', torch=_engine(runs[0]), **said[3])  # PyTorch vs MXNet
+    own = len(runs) > 2 and t(f"parallel.answer.{'yes' if faster[0] else 'no'}",  # PyTorch's own answer too (r30)
+                              name=framework(runs[0].framework).display, **said[0])
     gone = unmeasurable(t('parallel.claim_engine'), _busy(runs[0]))  # the control's line, then MXNet's and PyTorch's
     return verdict.answer(gone) if gone else verdict.lines(len(runs) > 2 and t('parallel.answer.naive', **said[2]),
-                                                           verdict.answer(last, across or ''))
+                                                           verdict.answer(own or '', last, across or ''))
 
 
 def plot_independence(runs, guess: float | None = None):
