@@ -56,10 +56,10 @@ def whole_device(lane: Lane, cores: int | None = None) -> Lane:
 
 
 def row_variants(runner, lanes, jobs, whole=None, whole_job=None) -> dict:
-    """Each lane alone, one after the other, together and (with `whole`) the baseline, `whole` doing `whole_job`; every
-    row run by `runner(lanes, jobs)`: the backend's in measure_parallel, the learner's run_together in lane_rows."""
-    alone = [lambda i=i: runner(lanes[i:i + 1], jobs[i:i + 1]) for i in range(len(lanes))]
-    rows = {**{lane.name: f for lane, f in zip(lanes, alone)}, 'serial': lambda: sum((f() for f in alone), []),
+    """Each lane alone, together and (with `whole`) the baseline, `whole` doing `whole_job`; every row run by
+    `runner(lanes, jobs)`: the backend's in measure_parallel, the learner's run_together in lane_rows (no "one after
+    the other" row: neither draws it; 13.3.0's figure adds the lanes' repeats instead)."""
+    rows = {**{lane.name: (lambda i=i: runner(lanes[i:i + 1], jobs[i:i + 1])) for i, lane in enumerate(lanes)},
             'together': lambda: runner(lanes, jobs)}
     return rows if whole is None else {**rows, 'all_cores': lambda: runner([whole], [whole_job])}
 
@@ -120,7 +120,6 @@ def measure_parallel(lanes, size=None, iters=None, repeats: int = 5, *, lesson: 
     separate = any(ln.kind != 'cpu' for ln in lanes) and len(lanes) > 1
     variants = row_variants(work.run_on_lanes, lanes, jobs, *((whole_device(lanes[0], cores), lambda: work.run(
         xs[0], sum(wl.iters))) if baseline and (shared or separate) else ()))
-    del variants['serial']  # the drawn row adds the lanes' repeats instead
     kept = getattr(work, 'KeptTogether', None)  # a backend that keeps each product's interval in every call
     if kept:
         variants['together'] = kept = kept(lanes, xs, wl.iters)

@@ -39,9 +39,7 @@ def lane_rows(run_together, lanes, xs, iters, refs, repeats: int = 5) -> LaneRow
     run_together(lanes, jobs)  # warm-up
     names = [lane.label for lane in lanes] + [t('parallel.variant.together'), t('parallel.variant.both_jobs',
                                                                                   lane=whole.label)]
-    ways = row_variants(run_together, lanes, jobs, whole, lambda: run(xs[0], sum(iters)))
-    del ways['serial']  # one after the other: not the baseline, and its sum's overhead only raised a question
-    variants = dict(zip(names, ways.values()))
+    variants = dict(zip(names, row_variants(run_together, lanes, jobs, whole, lambda: run(xs[0], sum(iters))).values()))
     one = whole.kind == 'cpu' and make_lane('torch', 'cpu', 0, threads=1, name='cpu', cores=whole.cores,
                                             label_key='core.lane_cpu_label')
     if one:  # the control: one thread, one core, the baseline's products
